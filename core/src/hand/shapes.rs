@@ -1,0 +1,517 @@
+//! Winning shapes and every decomposition of a complete hand.
+//!
+//! Shapes: regular (four sets and a pair, melds counting as sets), seven pairs (七对), thirteen
+//! orphans (十三幺), honors and knitted tiles (全不靠, 七星不靠 when all seven honors are in) and
+//! the knitted straight (组合龙) with one more set and a pair. The fast check
+//! ([`is_complete_counts`]) uses the suit tables; the enumeration
+//! ([`for_each_decomposition`]) lists every reading, because the scorer must try them all.
+
+use serde::Serialize;
+
+use super::table::{self, tables};
+use super::{KongKind, Meld, MeldKind};
+use crate::tile::{KINDS, Tile, TileCounts};
+
+/// A winning shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shape {
+    /// Four sets and a pair.
+    Regular,
+    /// 七对: seven pairs; four alike count as two pairs.
+    SevenPairs,
+    /// 十三幺: one of each terminal and honor, one of them doubled.
+    ThirteenOrphans,
+    /// 全不靠 (七星不靠 with all seven honors): fourteen distinct knitted tiles and honors.
+    HonorsKnitted,
+    /// 组合龙 plus one set and a pair.
+    KnittedStraight,
+}
+
+/// What a set in a decomposition is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetKind {
+    Chow,
+    Pung,
+    Kong,
+}
+
+/// A set (面子) within a decomposition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Set {
+    pub kind: SetKind,
+    /// The lowest tile.
+    pub tile: Tile,
+    /// Made of self-drawn tiles (concealed tiles, or a concealed kong). A pung completed by a
+    /// winning discard is still marked concealed here; the scorer decides that.
+    pub concealed: bool,
+    /// Declared as a meld (as opposed to read from the concealed tiles).
+    pub melded: bool,
+}
+
+impl Set {
+    /// The set contains `t`.
+    pub fn contains(&self, t: Tile) -> bool {
+        match self.kind {
+            SetKind::Chow => {
+                t.suit() == self.tile.suit()
+                    && (self.tile.index()..self.tile.index() + 3).contains(&t.index())
+            }
+            _ => t == self.tile,
+        }
+    }
+
+    /// A pung or a kong.
+    pub fn is_pung_like(&self) -> bool {
+        self.kind != SetKind::Chow
+    }
+
+    /// A set read from concealed tiles.
+    pub(crate) fn concealed(kind: SetKind, tile: Tile) -> Set {
+        Set {
+            kind,
+            tile,
+            concealed: true,
+            melded: false,
+        }
+    }
+
+    fn from_meld(m: &Meld) -> Set {
+        let kind = match m.kind {
+            MeldKind::Chow => SetKind::Chow,
+            MeldKind::Pung => SetKind::Pung,
+            MeldKind::Kong(_) => SetKind::Kong,
+        };
+        Set {
+            kind,
+            tile: m.tile,
+            concealed: m.kind == MeldKind::Kong(KongKind::Concealed),
+            melded: true,
+        }
+    }
+}
+
+/// A knitted arrangement: which suit (0 m, 1 p, 2 s) carries 147, 258 and 369.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Knit(pub [u8; 3]);
+
+/// The six knitted arrangements.
+pub const KNITS: [Knit; 6] = [
+    Knit([0, 1, 2]),
+    Knit([0, 2, 1]),
+    Knit([1, 0, 2]),
+    Knit([1, 2, 0]),
+    Knit([2, 0, 1]),
+    Knit([2, 1, 0]),
+];
+
+impl Knit {
+    /// The nine tiles of the arrangement.
+    pub fn tiles(&self) -> [Tile; 9] {
+        let mut out = [Tile::kind(0); 9];
+        for (pattern, &suit) in self.0.iter().enumerate() {
+            for j in 0..3 {
+                out[pattern * 3 + j] = Tile::kind(suit as usize * 9 + pattern + 3 * j);
+            }
+        }
+        out
+    }
+
+    /// The nine tiles as a bit mask over kinds 0–26.
+    pub fn mask(&self) -> u32 {
+        self.tiles().iter().fold(0, |m, t| m | 1 << t.index())
+    }
+}
+
+/// One reading of a complete hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Decomposition {
+    pub shape: Shape,
+    sets: [Set; 4],
+    set_count: u8,
+    /// The pair (regular and knitted straight), or the doubled tile (thirteen orphans).
+    pub pair: Option<Tile>,
+    /// Seven pairs: the pairs in notation order, a four-of-a-kind twice.
+    pub pairs: Option<[Tile; 7]>,
+    /// Knitted straight, or honors-and-knitted: the arrangement.
+    pub knit: Option<Knit>,
+}
+
+const NO_SET: Set = Set {
+    kind: SetKind::Chow,
+    tile: Tile::EAST,
+    concealed: true,
+    melded: false,
+};
+
+impl Decomposition {
+    fn empty(shape: Shape) -> Decomposition {
+        Decomposition {
+            shape,
+            sets: [NO_SET; 4],
+            set_count: 0,
+            pair: None,
+            pairs: None,
+            knit: None,
+        }
+    }
+
+    /// The sets: four in a regular hand, one in a knitted straight, none otherwise. Melds come
+    /// first, in the order declared.
+    pub fn sets(&self) -> &[Set] {
+        &self.sets[..self.set_count as usize]
+    }
+
+    /// An empty regular reading with the melds as its first sets.
+    pub(crate) fn regular_with(melds: &[Meld]) -> Decomposition {
+        let mut d = Decomposition::empty(Shape::Regular);
+        for m in melds {
+            d.push(Set::from_meld(m));
+        }
+        d
+    }
+
+    pub(crate) fn push_set(&mut self, s: Set) {
+        self.push(s);
+    }
+
+    pub(crate) fn pop_set(&mut self) {
+        self.pop();
+    }
+
+    fn push(&mut self, s: Set) {
+        self.sets[self.set_count as usize] = s;
+        self.set_count += 1;
+    }
+
+    fn pop(&mut self) {
+        self.set_count -= 1;
+    }
+}
+
+/// Is this a complete hand in any shape? `concealed` includes the winning tile; `melds` is the
+/// number of declared melds. Allocation-free; the fast path of every win check.
+pub fn is_complete_counts(concealed: &TileCounts, melds: usize) -> bool {
+    let c = &concealed.0;
+    let total: usize = c.iter().map(|&x| x as usize).sum();
+    if melds > 4 || total + 3 * melds != 14 {
+        return false;
+    }
+    if regular_complete(c, 4 - melds) {
+        return true;
+    }
+    if melds == 0 && (seven_pairs(c) || thirteen_orphans(c) || honors_knitted(c).is_some()) {
+        return true;
+    }
+    melds <= 1 && knitted_straight_complete(c, 1 - melds)
+}
+
+/// Is this hand complete in any shape? The hand's concealed tiles include the winning tile.
+pub fn is_complete(hand: &super::Hand) -> bool {
+    is_complete_counts(&hand.concealed_counts(), hand.melds().len())
+}
+
+/// The fewest tiles to add so that `c` holds `sets` sets and a pair (block counting, see
+/// [`table`]).
+#[inline]
+pub(crate) fn regular_distance(c: &[u8; KINDS], sets: usize) -> u8 {
+    let t = tables();
+    let m = t.suit(&c[0..9]);
+    let p = t.suit(&c[9..18]);
+    let s = t.suit(&c[18..27]);
+    let z = t.honors(&c[27..34]);
+    table::merge_final(&table::merge(&table::merge(&m, &p), &s), &z, sets)
+}
+
+#[inline]
+fn regular_complete(c: &[u8; KINDS], sets: usize) -> bool {
+    // Each group must hold a multiple of three tiles, one group three-plus-two.
+    let mut pair_groups = 0;
+    for g in [&c[0..9], &c[9..18], &c[18..27], &c[27..34]] {
+        let n: u8 = g.iter().sum();
+        match n % 3 {
+            0 => {}
+            2 => pair_groups += 1,
+            _ => return false,
+        }
+    }
+    pair_groups == 1 && regular_distance(c, sets) == 0
+}
+
+#[inline]
+fn seven_pairs(c: &[u8; KINDS]) -> bool {
+    c.iter().all(|&x| x % 2 == 0)
+}
+
+const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+
+#[inline]
+fn thirteen_orphans(c: &[u8; KINDS]) -> bool {
+    ORPHANS.iter().all(|&i| c[i] >= 1) && ORPHANS.iter().map(|&i| c[i]).sum::<u8>() == 14
+}
+
+/// The arrangement of a complete honors-and-knitted hand, if it is one (14 tiles assumed).
+#[inline]
+fn honors_knitted(c: &[u8; KINDS]) -> Option<Knit> {
+    if c.iter().any(|&x| x > 1) {
+        return None;
+    }
+    let mask = suit_mask(c);
+    KNITS.iter().copied().find(|k| mask & !k.mask() == 0)
+}
+
+#[inline]
+fn suit_mask(c: &[u8; KINDS]) -> u32 {
+    let mut mask = 0u32;
+    for (i, &x) in c[..27].iter().enumerate() {
+        if x > 0 {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+#[inline]
+fn knitted_straight_complete(c: &[u8; KINDS], sets: usize) -> bool {
+    let mask = suit_mask(c);
+    KNITS.iter().any(|k| {
+        let km = k.mask();
+        if mask & km != km {
+            return false;
+        }
+        let mut rest = *c;
+        for t in k.tiles() {
+            rest[t.index()] -= 1;
+        }
+        regular_distance(&rest, sets) == 0
+    })
+}
+
+/// Calls `f` with every decomposition of a complete hand; nothing when it is not complete.
+/// `concealed` includes the winning tile. Allocation-free.
+pub fn for_each_decomposition(
+    concealed: &TileCounts,
+    melds: &[Meld],
+    mut f: impl FnMut(&Decomposition),
+) {
+    let c = concealed.0;
+    let total: usize = c.iter().map(|&x| x as usize).sum();
+    if melds.len() > 4 || total + 3 * melds.len() != 14 {
+        return;
+    }
+    let needed = 4 - melds.len();
+    if regular_complete(&c, needed) {
+        let mut d = Decomposition::empty(Shape::Regular);
+        for m in melds {
+            d.push(Set::from_meld(m));
+        }
+        let mut work = c;
+        regular(&mut work, 0, &mut d, &mut f);
+    }
+    if melds.is_empty() {
+        if seven_pairs(&c) {
+            let mut d = Decomposition::empty(Shape::SevenPairs);
+            let mut pairs = [Tile::EAST; 7];
+            let mut n = 0;
+            for (i, &x) in c.iter().enumerate() {
+                for _ in 0..x / 2 {
+                    pairs[n] = Tile::kind(i);
+                    n += 1;
+                }
+            }
+            d.pairs = Some(pairs);
+            f(&d);
+        }
+        if thirteen_orphans(&c) {
+            let mut d = Decomposition::empty(Shape::ThirteenOrphans);
+            d.pair = ORPHANS.iter().find(|&&i| c[i] == 2).map(|&i| Tile::kind(i));
+            f(&d);
+        }
+        if let Some(k) = honors_knitted(&c) {
+            let mut d = Decomposition::empty(Shape::HonorsKnitted);
+            d.knit = Some(k);
+            f(&d);
+        }
+    }
+    if melds.len() <= 1 {
+        let mask = suit_mask(&c);
+        for k in KNITS {
+            let km = k.mask();
+            if mask & km != km {
+                continue;
+            }
+            let mut rest = c;
+            for t in k.tiles() {
+                rest[t.index()] -= 1;
+            }
+            if regular_distance(&rest, 1 - melds.len()) != 0 {
+                continue;
+            }
+            let mut d = Decomposition::empty(Shape::KnittedStraight);
+            d.knit = Some(k);
+            for m in melds {
+                d.push(Set::from_meld(m));
+            }
+            regular(&mut rest, 0, &mut d, &mut f);
+        }
+    }
+}
+
+/// Every decomposition of a complete hand, collected.
+pub fn decompositions(concealed: &TileCounts, melds: &[Meld]) -> Vec<Decomposition> {
+    let mut v = Vec::new();
+    for_each_decomposition(concealed, melds, |d| v.push(*d));
+    v
+}
+
+/// Enumerates the regular readings of `c` from index `i` on: at each tile kind, decide at once
+/// how many of its copies go to the pair, a pung, and chows starting there, so every reading
+/// comes out exactly once.
+fn regular(
+    c: &mut [u8; KINDS],
+    mut i: usize,
+    d: &mut Decomposition,
+    f: &mut impl FnMut(&Decomposition),
+) {
+    while i < KINDS && c[i] == 0 {
+        i += 1;
+    }
+    if i == KINDS {
+        if d.pair.is_some() {
+            f(d);
+        }
+        return;
+    }
+    let n = c[i];
+    let t = Tile::kind(i);
+    let can_chow = t.is_suited() && t.rank() <= 7;
+    for pair in 0..=u8::from(d.pair.is_none()) {
+        for pung in 0..=1u8 {
+            let used = 2 * pair + 3 * pung;
+            if used > n {
+                continue;
+            }
+            let chows = n - used;
+            if chows > 0 && (!can_chow || c[i + 1] < chows || c[i + 2] < chows) {
+                continue;
+            }
+            if d.set_count as usize + pung as usize + chows as usize > 4 {
+                continue;
+            }
+            c[i] = 0;
+            if chows > 0 {
+                c[i + 1] -= chows;
+                c[i + 2] -= chows;
+            }
+            if pair == 1 {
+                d.pair = Some(t);
+            }
+            if pung == 1 {
+                d.push(Set {
+                    kind: SetKind::Pung,
+                    tile: t,
+                    concealed: true,
+                    melded: false,
+                });
+            }
+            for _ in 0..chows {
+                d.push(Set {
+                    kind: SetKind::Chow,
+                    tile: t,
+                    concealed: true,
+                    melded: false,
+                });
+            }
+            regular(c, i + 1, d, f);
+            for _ in 0..chows + pung {
+                d.pop();
+            }
+            if pair == 1 {
+                d.pair = None;
+            }
+            c[i] = n;
+            if chows > 0 {
+                c[i + 1] += chows;
+                c[i + 2] += chows;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::{KongKind, Meld};
+
+    fn counts(s: &str) -> TileCounts {
+        TileCounts::parse(s).unwrap()
+    }
+
+    fn shapes(s: &str, melds: &[Meld]) -> Vec<Shape> {
+        decompositions(&counts(s), melds)
+            .iter()
+            .map(|d| d.shape)
+            .collect()
+    }
+
+    #[test]
+    fn regular_hand_has_all_readings() {
+        // 111222333m: three pungs or three chows.
+        let ds = decompositions(&counts("111222333m456p99s"), &[]);
+        assert_eq!(ds.len(), 2);
+        assert!(
+            ds.iter()
+                .all(|d| d.shape == Shape::Regular && d.sets().len() == 4)
+        );
+        assert!(is_complete_counts(&counts("111222333m456p99s"), 0));
+        assert!(!is_complete_counts(&counts("111222333m456p91s"), 0));
+    }
+
+    #[test]
+    fn seven_pairs_with_four_alike_and_regular_overlap() {
+        assert_eq!(
+            shapes("11112233m445566p", &[]),
+            vec![Shape::Regular, Shape::SevenPairs]
+        );
+        assert_eq!(shapes("1111m225588p3399s", &[]), vec![Shape::SevenPairs]);
+        let d = decompositions(&counts("1111m225588p3399s"), &[]);
+        assert_eq!(d[0].pairs.unwrap()[0], d[0].pairs.unwrap()[1]);
+    }
+
+    #[test]
+    fn special_shapes() {
+        assert_eq!(
+            shapes("19m19p19s12345677z", &[]),
+            vec![Shape::ThirteenOrphans]
+        );
+        assert_eq!(
+            shapes("147m258p369s12345z", &[]),
+            vec![Shape::HonorsKnitted]
+        );
+        assert_eq!(
+            shapes("147m25p36s1234567z", &[]),
+            vec![Shape::HonorsKnitted]
+        );
+        assert_eq!(
+            shapes("147m258p369s23455s", &[]),
+            vec![Shape::KnittedStraight]
+        );
+        assert!(shapes("147m258p369s12344z", &[]).is_empty());
+        // A knitted straight beside one exposed set.
+        let pung = Meld::pung(Tile::RED, Some(Tile::RED), None).unwrap();
+        assert_eq!(
+            shapes("147m258p369s22s", &[pung]),
+            vec![Shape::KnittedStraight]
+        );
+    }
+
+    #[test]
+    fn melds_count_as_sets() {
+        let kong = Meld::kong(Tile::kind(0), KongKind::Concealed, None).unwrap();
+        let ds = decompositions(&counts("234m456p789s55z"), &[kong]);
+        assert_eq!(ds.len(), 1);
+        assert!(ds[0].sets()[0].melded && ds[0].sets()[0].concealed);
+        assert_eq!(ds[0].pair, Some(Tile::WHITE));
+    }
+}

@@ -1,0 +1,249 @@
+//! Per-suit distance tables: the engine of win checks and shanten.
+//!
+//! For every arrangement of one suit (nine counts 0–4, base-5 encoded) and for every target of
+//! `k` sets (0–4) with or without a pair, the table holds the fewest tiles that must be added
+//! so that the suit contains that target. A whole hand needs `K` sets and one pair: the sum of
+//! the per-suit distances, minimised over how sets and the pair are spread over the suits
+//! (a min-plus convolution of four tiny vectors). Shanten is that minimum minus one.
+//!
+//! Targets may use a fifth copy of a tile, as the classic block-counting shanten does; wild
+//! tiles use the same numbers (a wild stands for any added tile).
+//!
+//! The tables are built once, lazily, by a recurrence over the lowest tile of the suit
+//! (tens of milliseconds); arrangements of more than 14 tiles are never reached by a hand and
+//! are skipped.
+
+use std::sync::OnceLock;
+
+/// Distances for one suit: `d[p][k]` = tiles to add for `k` sets plus `p` pairs.
+pub(crate) type Dist = [[u8; 5]; 2];
+
+/// Distances of an empty suit: every set costs three tiles, the pair two.
+pub(crate) const EMPTY: Dist = [[0, 3, 6, 9, 12], [2, 5, 8, 11, 14]];
+
+const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+const MAX_TILES: u32 = 14;
+const COMPUTED: u32 = 1 << 31;
+
+pub(crate) struct Tables {
+    suit: Vec<u32>,
+    honors: Vec<u32>,
+}
+
+/// The tables, built on first use.
+pub(crate) fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables {
+        suit: build(9, true),
+        honors: build(7, false),
+    })
+}
+
+impl Tables {
+    /// Distances of a suit given its nine counts.
+    #[inline]
+    pub(crate) fn suit(&self, counts: &[u8]) -> Dist {
+        decode(self.suit[key(counts)])
+    }
+
+    /// Distances of the honors given their seven counts.
+    #[inline]
+    pub(crate) fn honors(&self, counts: &[u8]) -> Dist {
+        decode(self.honors[key(counts)])
+    }
+
+    /// Distances of the suit (or honors, `group == 3`) with one tile of `rank_index` added.
+    #[inline]
+    pub(crate) fn with_added(&self, group: usize, key: usize, rank_index: usize) -> Dist {
+        let k = key + POW5[rank_index];
+        if group == 3 {
+            decode(self.honors[k])
+        } else {
+            decode(self.suit[k])
+        }
+    }
+
+    /// Looks up a group's distances by key.
+    #[inline]
+    pub(crate) fn by_key(&self, group: usize, key: usize) -> Dist {
+        if group == 3 {
+            decode(self.honors[key])
+        } else {
+            decode(self.suit[key])
+        }
+    }
+}
+
+/// Base-5 key of a group's counts (first tile is the lowest digit).
+#[inline]
+pub(crate) fn key(counts: &[u8]) -> usize {
+    counts
+        .iter()
+        .rev()
+        .fold(0usize, |acc, &c| acc * 5 + c as usize)
+}
+
+/// Combines two groups: the best spread of sets and pair over both (min-plus convolution).
+#[inline]
+pub(crate) fn merge(a: &Dist, b: &Dist) -> Dist {
+    let mut out = [[u8::MAX; 5]; 2];
+    for k in 0..5 {
+        let mut best0 = u8::MAX;
+        let mut best1 = u8::MAX;
+        for j in 0..=k {
+            best0 = best0.min(a[0][j] + b[0][k - j]);
+            best1 = best1.min(a[1][j] + b[0][k - j]).min(a[0][j] + b[1][k - j]);
+        }
+        out[0][k] = best0;
+        out[1][k] = best1;
+    }
+    out
+}
+
+/// The single entry `[1][k]` of `merge(a, b)`: the final step of a whole-hand distance.
+#[inline]
+pub(crate) fn merge_final(a: &Dist, b: &Dist, k: usize) -> u8 {
+    let mut best = u8::MAX;
+    for j in 0..=k {
+        best = best.min(a[1][j] + b[0][k - j]).min(a[0][j] + b[1][k - j]);
+    }
+    best
+}
+
+#[inline]
+fn decode(e: u32) -> Dist {
+    debug_assert!(e & COMPUTED != 0, "suit arrangement outside the table");
+    let mut d = [[0u8; 5]; 2];
+    let mut acc = 0u8;
+    for k in 1..5 {
+        acc += ((e >> (2 * (k - 1))) & 3) as u8;
+        d[0][k] = acc;
+    }
+    for k in 0..5 {
+        d[1][k] = d[0][k] + ((e >> (8 + 2 * k)) & 3) as u8;
+    }
+    d
+}
+
+fn encode(d: &Dist) -> u32 {
+    let mut e = COMPUTED;
+    for k in 1..5 {
+        let step = d[0][k] - d[0][k - 1];
+        debug_assert!(step <= 3);
+        e |= (step as u32) << (2 * (k - 1));
+    }
+    for k in 0..5 {
+        let extra = d[1][k] - d[0][k];
+        debug_assert!(extra <= 2);
+        e |= (extra as u32) << (8 + 2 * k);
+    }
+    e
+}
+
+/// Builds the table for a group of `len` ranks; `chows` says whether runs exist (suits) or not
+/// (honors).
+fn build(len: usize, chows: bool) -> Vec<u32> {
+    let size = POW5[len];
+    let mut table = vec![0u32; size];
+    table[0] = encode(&EMPTY);
+    let mut digits = [0u8; 9];
+    let mut sum = 0u32;
+    for idx in 1..size {
+        // Increment the base-5 digits, tracking the tile count.
+        let mut i = 0;
+        loop {
+            if digits[i] == 4 {
+                digits[i] = 0;
+                sum -= 4;
+                i += 1;
+            } else {
+                digits[i] += 1;
+                sum += 1;
+                break;
+            }
+        }
+        if sum > MAX_TILES {
+            continue;
+        }
+        let low = digits[..len].iter().position(|&c| c > 0).unwrap();
+        let c = &digits[..len];
+        let get = |sub: usize| decode(table[sub]);
+        let p = POW5[low];
+        let mut best = [[u8::MAX; 5]; 2];
+        // (tiles removed as key offset, cost, adds a set, adds the pair)
+        let mut options: [(usize, u8, bool, bool); 9] = [(0, 0, false, false); 9];
+        let mut n = 0;
+        let mut push = |o: (usize, u8, bool, bool)| {
+            options[n] = o;
+            n += 1;
+        };
+        push((p, 0, false, false)); // leave this tile unused
+        push((p, 2, true, false)); // a lone tile grown into a set
+        push((p, 1, false, true)); // a lone tile grown into the pair
+        if c[low] >= 2 {
+            push((2 * p, 1, true, false)); // a pair grown into a pung
+            push((2 * p, 0, false, true)); // the pair
+        }
+        if c[low] >= 3 {
+            push((3 * p, 0, true, false)); // a pung
+        }
+        if chows {
+            let has = |r: usize| r < len && c[r] > 0;
+            if has(low + 1) && has(low + 2) {
+                push((p + POW5[low + 1] + POW5[low + 2], 0, true, false)); // a chow
+            }
+            if has(low + 1) {
+                push((p + POW5[low + 1], 1, true, false)); // two in a row
+            }
+            if has(low + 2) {
+                push((p + POW5[low + 2], 1, true, false)); // a gap of one
+            }
+        }
+        for &(off, cost, set, pair) in &options[..n] {
+            let sub = get(idx - off);
+            for pp in 0..2 {
+                for k in 0..5 {
+                    let (sp, sk) = (pp as i32 - pair as i32, k as i32 - set as i32);
+                    if sp < 0 || sk < 0 {
+                        continue;
+                    }
+                    let v = sub[sp as usize][sk as usize] + cost;
+                    if v < best[pp][k] {
+                        best[pp][k] = v;
+                    }
+                }
+            }
+        }
+        // Fewer sets never cost more: any target can be reached by building from nothing.
+        for pp in 0..2 {
+            for k in 0..5 {
+                best[pp][k] = best[pp][k].min(EMPTY[pp][k]);
+            }
+        }
+        table[idx] = encode(&best);
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_suits() {
+        let t = tables();
+        // 123: one chow, nothing to add; a pair costs two more tiles.
+        let d = t.suit(&[1, 1, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(d[0][1], 0);
+        assert_eq!(d[1][1], 2);
+        // 1112: pung + lone 2 → pair costs 1; or 11 pair + 12 run → set costs 1.
+        let d = t.suit(&[3, 1, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(d[1][1], 1);
+        assert_eq!(d[0][1], 0);
+        assert_eq!(d[0][2], 2);
+        // Honors never make runs: 1z2z3z as one set costs 2.
+        let d = t.honors(&[1, 1, 1, 0, 0, 0, 0]);
+        assert_eq!(d[0][1], 2);
+        assert_eq!(t.honors(&[3, 0, 0, 0, 0, 0, 0])[0][1], 0);
+    }
+}

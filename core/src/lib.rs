@@ -1,0 +1,14 @@
+//! Tongcheng Mahjong core: tiles, hands and their shapes, shanten, scoring and the game engine.
+//!
+//! Data flows one way: [`tile`] → [`hand`] → [`shanten`] → scoring → game. The core is pure: no
+//! I/O, no global mutable state (lookup tables built once are the only statics).
+
+pub mod hand;
+pub mod score;
+pub mod seat;
+pub mod shanten;
+pub mod tile;
+
+pub use hand::{Hand, KongKind, Meld, MeldKind};
+pub use seat::{Seat, Wind};
+pub use tile::{Suit, Tile, TileCounts, TileSet};

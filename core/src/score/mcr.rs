@@ -1,0 +1,1 @@
+//! Chinese Official (国标) scoring: placeholder until the scorer lands.

@@ -1,0 +1,3 @@
+//! Scoring: the Chinese Official fan table ([`mcr`]).
+
+pub mod mcr;

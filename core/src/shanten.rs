@@ -1,0 +1,447 @@
+//! Shanten (向听): how far a hand is from winning, and which tiles bring it closer.
+//!
+//! Shanten is the number of tile exchanges still needed before the hand is ready: −1 complete,
+//! 0 ready (听牌). It is reported for each shape separately — regular, seven pairs, thirteen
+//! orphans, honors and knitted (全不靠), knitted straight (组合龙) — and overall (the minimum).
+//! The useful tiles (有效牌) of a 13-tile hand are the kinds whose draw lowers that shape's
+//! shanten; a kind of which the hand already holds four is never useful. For a 14-tile hand
+//! they are the useful tiles after the best discards.
+//!
+//! The regular shape uses the suit tables of [`crate::hand`]; the others are counted directly.
+
+use serde::Serialize;
+
+use crate::hand::table::{self, Dist, tables};
+use crate::hand::{KNITS, Knit};
+use crate::tile::{KINDS, Tile, TileCounts, TileSet};
+
+/// Shanten and useful tiles of one shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ShapeShanten {
+    pub shanten: i8,
+    pub useful: TileSet,
+}
+
+/// Shanten of every shape. Shapes that the melds rule out are `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Shanten {
+    /// The minimum over the shapes.
+    pub shanten: i8,
+    pub regular: ShapeShanten,
+    pub seven_pairs: Option<ShapeShanten>,
+    pub thirteen_orphans: Option<ShapeShanten>,
+    pub honors_knitted: Option<ShapeShanten>,
+    pub knitted_straight: Option<ShapeShanten>,
+}
+
+/// Shanten of a hand with wild tiles: only the regular shape and seven pairs take wilds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct WildShanten {
+    pub shanten: i8,
+    pub regular: ShapeShanten,
+    pub seven_pairs: Option<ShapeShanten>,
+}
+
+/// Why a hand could not be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShantenError {
+    #[error("a hand for shanten holds 13 or 14 tiles counting each meld as 3, not {0}")]
+    WrongSize(usize),
+    #[error("more than four copies of {0}")]
+    FifthCopy(Tile),
+    #[error("more than four melds")]
+    TooManyMelds,
+}
+
+fn check(c: &TileCounts, extra: usize, melds: usize) -> Result<bool, ShantenError> {
+    if melds > 4 {
+        return Err(ShantenError::TooManyMelds);
+    }
+    if let Some(t) = c.over_four() {
+        return Err(ShantenError::FifthCopy(t));
+    }
+    let size = c.total() + extra + 3 * melds;
+    match size {
+        13 => Ok(false),
+        14 => Ok(true),
+        _ => Err(ShantenError::WrongSize(size)),
+    }
+}
+
+/// Regular-shape shanten only: the fastest query (no useful tiles). `melds` declared melds.
+#[inline]
+pub fn regular_shanten(c: &TileCounts, melds: usize) -> i8 {
+    crate::hand::shapes_regular_distance(&c.0, 4 - melds.min(4)) as i8 - 1
+}
+
+/// Every shape's shanten and useful tiles, for a hand of 13 or 14 tiles (melds count 3 each).
+pub fn analyze(c: &TileCounts, melds: usize) -> Result<Shanten, ShantenError> {
+    let full = check(c, 0, melds)?;
+    let regular = per_shape(&c.0, full, |c| regular13(c, 4 - melds));
+    let (mut seven_pairs, mut thirteen_orphans, mut honors_knitted) = (None, None, None);
+    if melds == 0 {
+        seven_pairs = Some(per_shape(&c.0, full, seven_pairs13));
+        thirteen_orphans = Some(per_shape(&c.0, full, orphans13));
+        honors_knitted = Some(per_shape(&c.0, full, knitted13));
+    }
+    let knitted_straight =
+        (melds <= 1).then(|| per_shape(&c.0, full, |c| knitted_straight13(c, 1 - melds)));
+    let shanten = [
+        seven_pairs,
+        thirteen_orphans,
+        honors_knitted,
+        knitted_straight,
+    ]
+    .iter()
+    .flatten()
+    .map(|s| s.shanten)
+    .fold(regular.shanten, i8::min);
+    Ok(Shanten {
+        shanten,
+        regular,
+        seven_pairs,
+        thirteen_orphans,
+        honors_knitted,
+        knitted_straight,
+    })
+}
+
+/// Shanten with wilds: `real` holds the non-wild tiles, `wilds` how many wilds the hand holds,
+/// `wild` the wild kind (drawing one is always useful while fewer than four are held).
+pub fn analyze_wild(
+    real: &TileCounts,
+    wilds: u8,
+    wild: Tile,
+    melds: usize,
+) -> Result<WildShanten, ShantenError> {
+    let full = check(real, wilds as usize, melds)?;
+    if wilds > 0 && real.get(wild) > 0 {
+        // The wild kind's tiles are the wilds: they must not also be counted as real.
+        return Err(ShantenError::FifthCopy(wild));
+    }
+    let regular = per_shape_wild(&real.0, wilds, wild, full, |c, w| {
+        crate::hand::shapes_regular_distance(c, 4 - melds) as i8 - w as i8 - 1
+    });
+    let seven_pairs = (melds == 0).then(|| {
+        per_shape_wild(&real.0, wilds, wild, full, |c, w| {
+            let pairs: u8 = c.iter().map(|&x| x / 2).sum();
+            let singles = c.iter().filter(|&&x| x % 2 == 1).count() as u8;
+            let matched = singles.min(w);
+            let total = pairs + matched + (w - matched) / 2;
+            6 - total.min(7) as i8
+        })
+    });
+    let shanten = seven_pairs.map_or(regular.shanten, |s| s.shanten.min(regular.shanten));
+    Ok(WildShanten {
+        shanten,
+        regular,
+        seven_pairs,
+    })
+}
+
+/// Runs a 13-tile shape function, or for 14 tiles: −1 when complete, else the best discards.
+fn per_shape(
+    c: &[u8; KINDS],
+    full: bool,
+    f: impl Fn(&[u8; KINDS]) -> ShapeShanten,
+) -> ShapeShanten {
+    if !full {
+        return f(c);
+    }
+    let mut best = ShapeShanten {
+        shanten: i8::MAX,
+        useful: TileSet::EMPTY,
+    };
+    let mut work = *c;
+    for i in 0..KINDS {
+        if c[i] == 0 {
+            continue;
+        }
+        work[i] -= 1;
+        let s = f(&work);
+        work[i] += 1;
+        // Ready after this discard and waiting on the discarded tile: the 14 are complete.
+        if s.shanten == 0 && s.useful.contains(Tile::kind(i)) {
+            return ShapeShanten {
+                shanten: -1,
+                useful: TileSet::EMPTY,
+            };
+        }
+        if s.shanten < best.shanten {
+            best = s;
+        } else if s.shanten == best.shanten {
+            best.useful |= s.useful;
+        }
+    }
+    best
+}
+
+/// The wild-hand counterpart of [`per_shape`]: `f(real, wilds)` gives the shanten number.
+fn per_shape_wild(
+    c: &[u8; KINDS],
+    wilds: u8,
+    wild: Tile,
+    full: bool,
+    f: impl Fn(&[u8; KINDS], u8) -> i8,
+) -> ShapeShanten {
+    let useful13 = |c: &[u8; KINDS], w: u8| -> ShapeShanten {
+        let base = f(c, w);
+        let mut useful = TileSet::EMPTY;
+        if w < 4 && f(c, w + 1) < base {
+            useful.insert(wild);
+        }
+        let mut work = *c;
+        for i in 0..KINDS {
+            if i == wild.index() || c[i] >= 4 {
+                continue;
+            }
+            work[i] += 1;
+            if f(&work, w) < base {
+                useful.insert(Tile::kind(i));
+            }
+            work[i] -= 1;
+        }
+        ShapeShanten {
+            shanten: base,
+            useful,
+        }
+    };
+    if !full {
+        return useful13(c, wilds);
+    }
+    let base = f(c, wilds);
+    if base < 0 {
+        return ShapeShanten {
+            shanten: -1,
+            useful: TileSet::EMPTY,
+        };
+    }
+    let mut best = ShapeShanten {
+        shanten: i8::MAX,
+        useful: TileSet::EMPTY,
+    };
+    let mut consider = |s: ShapeShanten| {
+        if s.shanten < best.shanten {
+            best = s;
+        } else if s.shanten == best.shanten {
+            best.useful |= s.useful;
+        }
+    };
+    let mut work = *c;
+    for i in 0..KINDS {
+        if c[i] > 0 {
+            work[i] -= 1;
+            consider(useful13(&work, wilds));
+            work[i] += 1;
+        }
+    }
+    if wilds > 0 {
+        consider(useful13(c, wilds - 1));
+    }
+    best
+}
+
+/// Regular shape of a 3n+1 hand needing `sets` sets: shanten and the kinds that lower it.
+fn regular13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
+    let t = tables();
+    let keys = [
+        table::key(&c[0..9]),
+        table::key(&c[9..18]),
+        table::key(&c[18..27]),
+        table::key(&c[27..34]),
+    ];
+    let g: [Dist; 4] = std::array::from_fn(|j| t.by_key(j, keys[j]));
+    let g01 = table::merge(&g[0], &g[1]);
+    let g23 = table::merge(&g[2], &g[3]);
+    let others = [
+        table::merge(&g[1], &g23),
+        table::merge(&g[0], &g23),
+        table::merge(&g01, &g[3]),
+        table::merge(&g01, &g[2]),
+    ];
+    let base = table::merge_final(&g01, &g23, sets);
+    let mut useful = 0u64;
+    for (j, other) in others.iter().enumerate() {
+        let (start, len) = if j == 3 { (27, 7) } else { (j * 9, 9) };
+        for r in 0..len {
+            if c[start + r] >= 4 {
+                continue;
+            }
+            let d = t.with_added(j, keys[j], r);
+            if table::merge_final(&d, other, sets) < base {
+                useful |= 1 << (start + r);
+            }
+        }
+    }
+    ShapeShanten {
+        shanten: base as i8 - 1,
+        useful: TileSet(useful),
+    }
+}
+
+fn seven_pairs13(c: &[u8; KINDS]) -> ShapeShanten {
+    let mut pairs = 0i8;
+    let mut useful = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        pairs += (x / 2) as i8;
+        if x % 2 == 1 {
+            useful |= 1 << i;
+        }
+    }
+    ShapeShanten {
+        shanten: 6 - pairs.min(7),
+        useful: TileSet(useful),
+    }
+}
+
+const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+
+fn orphans13(c: &[u8; KINDS]) -> ShapeShanten {
+    let mut kinds = 0i8;
+    let mut pair = false;
+    let mut missing = 0u64;
+    let mut all = 0u64;
+    for &i in &ORPHANS {
+        if c[i] > 0 {
+            kinds += 1;
+        } else {
+            missing |= 1 << i;
+        }
+        if c[i] >= 2 {
+            pair = true;
+        }
+        if c[i] < 4 {
+            all |= 1 << i;
+        }
+    }
+    ShapeShanten {
+        shanten: 13 - kinds - i8::from(pair),
+        useful: TileSet(if pair { missing } else { all }),
+    }
+}
+
+const HONORS_MASK: u64 = 0x7f << 27;
+
+fn knitted13(c: &[u8; KINDS]) -> ShapeShanten {
+    let mut held = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        if x > 0 {
+            held |= 1 << i;
+        }
+    }
+    let mut best = i8::MAX;
+    let mut useful = 0u64;
+    for k in KNITS {
+        let allowed = k.mask() as u64 | HONORS_MASK;
+        let have = (held & allowed).count_ones() as i8;
+        let s = 13 - have.min(14);
+        if s < best {
+            best = s;
+            useful = allowed & !held;
+        } else if s == best {
+            useful |= allowed & !held;
+        }
+    }
+    ShapeShanten {
+        shanten: best,
+        useful: TileSet(useful),
+    }
+}
+
+fn knitted_straight13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
+    let mut best = i8::MAX;
+    let mut useful = TileSet::EMPTY;
+    let mut per_knit: [(i8, Knit); 6] = [(0, KNITS[0]); 6];
+    for (n, k) in KNITS.iter().enumerate() {
+        let mut rest = *c;
+        let mut missing = 0i8;
+        for t in k.tiles() {
+            if rest[t.index()] > 0 {
+                rest[t.index()] -= 1;
+            } else {
+                missing += 1;
+            }
+        }
+        let s = missing + crate::hand::shapes_regular_distance(&rest, sets) as i8 - 1;
+        per_knit[n] = (s, *k);
+        best = best.min(s);
+    }
+    for &(s, k) in &per_knit {
+        if s != best {
+            continue;
+        }
+        let mut rest = *c;
+        for t in k.tiles() {
+            if rest[t.index()] > 0 {
+                rest[t.index()] -= 1;
+            } else if c[t.index()] < 4 {
+                useful.insert(t);
+            }
+        }
+        // The rest is a 3·sets+1 hand only when every knitted tile is held; otherwise compare
+        // the distance directly.
+        let base = crate::hand::shapes_regular_distance(&rest, sets);
+        for i in 0..KINDS {
+            if c[i] >= 4 || useful.contains(Tile::kind(i)) {
+                continue;
+            }
+            rest[i] += 1;
+            if crate::hand::shapes_regular_distance(&rest, sets) < base {
+                useful.insert(Tile::kind(i));
+            }
+            rest[i] -= 1;
+        }
+    }
+    ShapeShanten {
+        shanten: best,
+        useful,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(s: &str) -> Shanten {
+        analyze(&TileCounts::parse(s).unwrap(), 0).unwrap()
+    }
+
+    #[test]
+    fn known_hands() {
+        // Cross-checked by hand: the example hand of the shanten interface.
+        let s = a("123m456p789s1167z");
+        assert_eq!(s.regular.shanten, 1);
+        assert_eq!(s.regular.useful.to_notation(), "167z");
+        assert_eq!(s.seven_pairs.unwrap().shanten, 5);
+        assert_eq!(s.thirteen_orphans.unwrap().shanten, 7);
+        assert_eq!(s.honors_knitted.unwrap().shanten, 7);
+        assert_eq!(s.knitted_straight.unwrap().shanten, 6);
+        assert_eq!(s.shanten, 1);
+    }
+
+    #[test]
+    fn ready_and_complete() {
+        let s = a("123m456p789s1122z");
+        assert_eq!(s.regular.shanten, 0);
+        assert_eq!(s.regular.useful.to_notation(), "12z");
+        let s = a("123m456p789s11222z");
+        assert_eq!(s.shanten, -1);
+        assert_eq!(s.regular.shanten, -1);
+    }
+
+    #[test]
+    fn four_held_is_never_useful() {
+        let s = a("1111m333555777p");
+        assert_eq!(s.regular.shanten, 0);
+        assert!(s.regular.useful.is_empty());
+    }
+
+    #[test]
+    fn wrong_sizes_are_errors() {
+        let c = TileCounts::parse("123m").unwrap();
+        assert_eq!(analyze(&c, 0), Err(ShantenError::WrongSize(3)));
+        assert_eq!(analyze(&c, 5), Err(ShantenError::TooManyMelds));
+        let c = TileCounts::parse("1234m").unwrap();
+        assert!(analyze(&c, 3).is_ok());
+    }
+}

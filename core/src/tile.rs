@@ -1,0 +1,622 @@
+//! Tiles and their notation.
+//!
+//! A [`Tile`] is one byte: kinds 0–33 are the playing tiles (9 characters, 9 dots, 9 bamboo,
+//! 4 winds, 3 dragons) and 34–41 the eight flowers. The text notation is the one of DESIGN.md:
+//! digits followed by a suit letter (`m` 万, `p` 饼, `s` 条, `z` honors, `f` flowers), e.g.
+//! `123m456p789s1122z`.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Number of playing tile kinds (suits and honors, no flowers).
+pub const KINDS: usize = 34;
+/// Number of flower tiles (one copy each).
+pub const FLOWERS: usize = 8;
+
+/// The four suits of playing tiles plus flowers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Suit {
+    /// 万 characters, letter `m`.
+    Characters,
+    /// 饼 dots, letter `p`.
+    Dots,
+    /// 条 bamboo, letter `s`.
+    Bamboo,
+    /// Winds and dragons, letter `z`.
+    Honors,
+    /// 花 flowers and seasons, letter `f`.
+    Flowers,
+}
+
+impl Suit {
+    /// The notation letter.
+    pub const fn letter(self) -> char {
+        match self {
+            Suit::Characters => 'm',
+            Suit::Dots => 'p',
+            Suit::Bamboo => 's',
+            Suit::Honors => 'z',
+            Suit::Flowers => 'f',
+        }
+    }
+
+    fn from_letter(c: char) -> Option<Suit> {
+        Some(match c {
+            'm' => Suit::Characters,
+            'p' => Suit::Dots,
+            's' => Suit::Bamboo,
+            'z' => Suit::Honors,
+            'f' => Suit::Flowers,
+            _ => return None,
+        })
+    }
+
+    /// Highest rank in this suit.
+    const fn max_rank(self) -> u8 {
+        match self {
+            Suit::Honors => 7,
+            Suit::Flowers => 8,
+            _ => 9,
+        }
+    }
+
+    const fn base(self) -> u8 {
+        match self {
+            Suit::Characters => 0,
+            Suit::Dots => 9,
+            Suit::Bamboo => 18,
+            Suit::Honors => 27,
+            Suit::Flowers => 34,
+        }
+    }
+}
+
+/// One tile, by kind. Copies of a kind are not distinguished.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tile(u8);
+
+impl Tile {
+    /// East wind 东.
+    pub const EAST: Tile = Tile(27);
+    /// South wind 南.
+    pub const SOUTH: Tile = Tile(28);
+    /// West wind 西.
+    pub const WEST: Tile = Tile(29);
+    /// North wind 北.
+    pub const NORTH: Tile = Tile(30);
+    /// White dragon 白 (`5z`), the Hangzhou 财神.
+    pub const WHITE: Tile = Tile(31);
+    /// Green dragon 发 (`6z`).
+    pub const GREEN: Tile = Tile(32);
+    /// Red dragon 中 (`7z`).
+    pub const RED: Tile = Tile(33);
+
+    /// The tile with index `index` (0–41), if any.
+    pub const fn from_index(index: u8) -> Option<Tile> {
+        if (index as usize) < KINDS + FLOWERS {
+            Some(Tile(index))
+        } else {
+            None
+        }
+    }
+
+    /// The playing tile (not a flower) with index 0–33. Panics on larger values: for tables
+    /// and loops over `0..KINDS`, where the index is known to be in range.
+    pub const fn kind(index: usize) -> Tile {
+        assert!(index < KINDS);
+        Tile(index as u8)
+    }
+
+    /// A tile of `suit` with `rank` (1-based), if that tile exists.
+    pub const fn new(suit: Suit, rank: u8) -> Option<Tile> {
+        if rank == 0 || rank > suit.max_rank() {
+            None
+        } else {
+            Some(Tile(suit.base() + rank - 1))
+        }
+    }
+
+    /// The index: 0–33 for playing tiles, 34–41 for flowers.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The suit.
+    pub const fn suit(self) -> Suit {
+        match self.0 {
+            0..=8 => Suit::Characters,
+            9..=17 => Suit::Dots,
+            18..=26 => Suit::Bamboo,
+            27..=33 => Suit::Honors,
+            _ => Suit::Flowers,
+        }
+    }
+
+    /// The rank within the suit, 1-based (honors: 1 East … 7 Red; flowers 1–8).
+    pub const fn rank(self) -> u8 {
+        self.0 - self.suit().base() + 1
+    }
+
+    /// A suit tile (characters, dots or bamboo).
+    pub const fn is_suited(self) -> bool {
+        self.0 < 27
+    }
+
+    /// A wind or dragon.
+    pub const fn is_honor(self) -> bool {
+        self.0 >= 27 && self.0 < 34
+    }
+
+    /// East, South, West or North.
+    pub const fn is_wind(self) -> bool {
+        self.0 >= 27 && self.0 < 31
+    }
+
+    /// White, Green or Red dragon.
+    pub const fn is_dragon(self) -> bool {
+        self.0 >= 31 && self.0 < 34
+    }
+
+    /// A flower or season tile.
+    pub const fn is_flower(self) -> bool {
+        self.0 >= 34
+    }
+
+    /// A suit 1 or 9.
+    pub const fn is_terminal(self) -> bool {
+        self.is_suited() && (self.rank() == 1 || self.rank() == 9)
+    }
+
+    /// A terminal or an honor (幺九).
+    pub const fn is_terminal_or_honor(self) -> bool {
+        self.is_terminal() || self.is_honor()
+    }
+
+    /// The next tile of the same suit (suit tiles only), e.g. 4m → 5m.
+    pub const fn next_in_suit(self) -> Option<Tile> {
+        if self.is_suited() && self.rank() < 9 {
+            Some(Tile(self.0 + 1))
+        } else {
+            None
+        }
+    }
+
+    /// The tile offset by `delta` ranks within the same suit, if it exists.
+    pub const fn offset(self, delta: i8) -> Option<Tile> {
+        if !self.is_suited() {
+            return None;
+        }
+        let r = self.rank() as i8 + delta;
+        if r < 1 || r > 9 {
+            None
+        } else {
+            Some(Tile((self.0 as i8 + delta) as u8))
+        }
+    }
+
+    /// Chinese name, e.g. 五万, 东风, 白板, 春.
+    pub fn name_zh(self) -> &'static str {
+        const SUITED: [[&str; 9]; 3] = [
+            [
+                "一万", "二万", "三万", "四万", "五万", "六万", "七万", "八万", "九万",
+            ],
+            [
+                "一饼", "二饼", "三饼", "四饼", "五饼", "六饼", "七饼", "八饼", "九饼",
+            ],
+            [
+                "一条", "二条", "三条", "四条", "五条", "六条", "七条", "八条", "九条",
+            ],
+        ];
+        const HONORS: [&str; 7] = ["东风", "南风", "西风", "北风", "白板", "发财", "红中"];
+        const FLOWER_NAMES: [&str; 8] = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
+        let r = self.rank() as usize - 1;
+        match self.suit() {
+            Suit::Characters => SUITED[0][r],
+            Suit::Dots => SUITED[1][r],
+            Suit::Bamboo => SUITED[2][r],
+            Suit::Honors => HONORS[r],
+            Suit::Flowers => FLOWER_NAMES[r],
+        }
+    }
+
+    /// English name, e.g. "5 Characters", "East Wind", "White Dragon", "Spring".
+    pub fn name_en(self) -> String {
+        const HONORS: [&str; 7] = [
+            "East Wind",
+            "South Wind",
+            "West Wind",
+            "North Wind",
+            "White Dragon",
+            "Green Dragon",
+            "Red Dragon",
+        ];
+        const FLOWER_NAMES: [&str; 8] = [
+            "Spring",
+            "Summer",
+            "Autumn",
+            "Winter",
+            "Plum",
+            "Orchid",
+            "Bamboo Flower",
+            "Chrysanthemum",
+        ];
+        let r = self.rank() as usize;
+        match self.suit() {
+            Suit::Characters => format!("{r} Characters"),
+            Suit::Dots => format!("{r} Dots"),
+            Suit::Bamboo => format!("{r} Bamboo"),
+            Suit::Honors => HONORS[r - 1].to_string(),
+            Suit::Flowers => FLOWER_NAMES[r - 1].to_string(),
+        }
+    }
+
+    /// Every playing tile kind, in notation order.
+    pub fn all_kinds() -> impl Iterator<Item = Tile> {
+        (0..KINDS as u8).map(Tile)
+    }
+}
+
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank(), self.suit().letter())
+    }
+}
+
+impl fmt::Debug for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::str::FromStr for Tile {
+    type Err = TileError;
+    fn from_str(s: &str) -> Result<Tile, TileError> {
+        let tiles = parse_tiles(s)?;
+        match tiles.as_slice() {
+            [t] => Ok(*t),
+            _ => Err(TileError::NotOneTile(s.to_string())),
+        }
+    }
+}
+
+impl Serialize for Tile {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Tile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Tile, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why a piece of tile notation was rejected. Positions count characters from 0.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TileError {
+    #[error("empty tile string")]
+    Empty,
+    #[error("unexpected character '{ch}' at position {pos} (expected a digit or one of m p s z f)")]
+    BadChar { ch: char, pos: usize },
+    #[error("suit letter '{ch}' at position {pos} has no digits before it")]
+    SuitWithoutDigits { ch: char, pos: usize },
+    #[error("digits at the end of the string have no suit letter (position {pos})")]
+    MissingSuit { pos: usize },
+    #[error("'{digit}{suit}' at position {pos} is not a tile")]
+    NoSuchTile { digit: char, suit: char, pos: usize },
+    #[error("a fifth copy of {tile} at position {pos}")]
+    FifthCopy { tile: Tile, pos: usize },
+    #[error("flower {tile} appears twice (position {pos})")]
+    FlowerTwice { tile: Tile, pos: usize },
+    #[error("flower {tile} at position {pos} cannot be part of a hand")]
+    FlowerInHand { tile: Tile, pos: usize },
+    #[error("expected exactly one tile, got '{0}'")]
+    NotOneTile(String),
+}
+
+/// Parses notation into tiles in the order written. Spaces between groups are allowed.
+/// Rejects a fifth copy of a kind and a second copy of a flower.
+pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, TileError> {
+    parse_with_positions(s).map(|v| v.into_iter().map(|(t, _)| t).collect())
+}
+
+/// Parses notation for a concealed hand: like [`parse_tiles`], but a flower is an error.
+pub fn parse_hand_tiles(s: &str) -> Result<Vec<Tile>, TileError> {
+    let tiles = parse_with_positions(s)?;
+    if let Some(&(tile, pos)) = tiles.iter().find(|(t, _)| t.is_flower()) {
+        return Err(TileError::FlowerInHand { tile, pos });
+    }
+    Ok(tiles.into_iter().map(|(t, _)| t).collect())
+}
+
+fn parse_with_positions(s: &str) -> Result<Vec<(Tile, usize)>, TileError> {
+    let mut out: Vec<(Tile, usize)> = Vec::with_capacity(s.len());
+    let mut pending: Vec<(char, usize)> = Vec::new();
+    let mut counts = [0u8; KINDS + FLOWERS];
+    for (pos, ch) in s.chars().enumerate() {
+        if ch.is_ascii_digit() {
+            pending.push((ch, pos));
+        } else if let Some(suit) = Suit::from_letter(ch) {
+            if pending.is_empty() {
+                return Err(TileError::SuitWithoutDigits { ch, pos });
+            }
+            for (digit, dpos) in pending.drain(..) {
+                let rank = digit as u8 - b'0';
+                let tile = Tile::new(suit, rank).ok_or(TileError::NoSuchTile {
+                    digit,
+                    suit: ch,
+                    pos: dpos,
+                })?;
+                let c = &mut counts[tile.index()];
+                *c += 1;
+                if tile.is_flower() && *c > 1 {
+                    return Err(TileError::FlowerTwice { tile, pos: dpos });
+                }
+                if *c > 4 {
+                    return Err(TileError::FifthCopy { tile, pos: dpos });
+                }
+                out.push((tile, dpos));
+            }
+        } else if ch.is_whitespace() && pending.is_empty() {
+            continue;
+        } else {
+            return Err(TileError::BadChar { ch, pos });
+        }
+    }
+    if let Some(&(_, pos)) = pending.first() {
+        return Err(TileError::MissingSuit { pos });
+    }
+    if out.is_empty() {
+        return Err(TileError::Empty);
+    }
+    Ok(out)
+}
+
+/// Writes tiles in notation, in the order given, grouping runs of one suit: `[1m,2m,5z]` → `12m5z`.
+pub fn to_notation(tiles: &[Tile]) -> String {
+    let mut s = String::with_capacity(tiles.len() * 2);
+    for (i, t) in tiles.iter().enumerate() {
+        s.push((b'0' + t.rank()) as char);
+        let last_of_run = tiles.get(i + 1).is_none_or(|n| n.suit() != t.suit());
+        if last_of_run {
+            s.push(t.suit().letter());
+        }
+    }
+    s
+}
+
+/// Counts per playing tile kind: the representation every analysis works on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileCounts(pub [u8; KINDS]);
+
+impl Default for TileCounts {
+    fn default() -> TileCounts {
+        TileCounts::new()
+    }
+}
+
+impl TileCounts {
+    /// No tiles.
+    pub const fn new() -> TileCounts {
+        TileCounts([0; KINDS])
+    }
+
+    /// Counts of the given tiles (flowers are ignored: they are never part of a hand).
+    pub fn from_tiles(tiles: &[Tile]) -> TileCounts {
+        let mut c = TileCounts::new();
+        for t in tiles {
+            if !t.is_flower() {
+                c.0[t.index()] += 1;
+            }
+        }
+        c
+    }
+
+    /// Parses notation straight into counts (flowers are an error).
+    pub fn parse(s: &str) -> Result<TileCounts, TileError> {
+        Ok(TileCounts::from_tiles(&parse_hand_tiles(s)?))
+    }
+
+    /// Copies of `t` held.
+    #[inline]
+    pub fn get(&self, t: Tile) -> u8 {
+        self.0[t.index()]
+    }
+
+    /// Adds one copy of `t`.
+    #[inline]
+    pub fn add(&mut self, t: Tile) {
+        self.0[t.index()] += 1;
+    }
+
+    /// Removes one copy of `t`; false (and nothing changes) when there is none.
+    #[inline]
+    pub fn remove(&mut self, t: Tile) -> bool {
+        let c = &mut self.0[t.index()];
+        if *c == 0 {
+            false
+        } else {
+            *c -= 1;
+            true
+        }
+    }
+
+    /// Total number of tiles.
+    pub fn total(&self) -> usize {
+        self.0.iter().map(|&c| c as usize).sum()
+    }
+
+    /// The tiles, sorted, one entry per copy.
+    pub fn tiles(&self) -> Vec<Tile> {
+        let mut v = Vec::with_capacity(self.total());
+        for (i, &c) in self.0.iter().enumerate() {
+            for _ in 0..c {
+                v.push(Tile(i as u8));
+            }
+        }
+        v
+    }
+
+    /// Kinds held at least once, in notation order.
+    pub fn kinds(&self) -> impl Iterator<Item = Tile> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(i, _)| Tile(i as u8))
+    }
+
+    /// The first kind with more than four copies, if any.
+    pub fn over_four(&self) -> Option<Tile> {
+        self.0.iter().position(|&c| c > 4).map(|i| Tile(i as u8))
+    }
+}
+
+impl fmt::Debug for TileCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TileCounts({})", to_notation(&self.tiles()))
+    }
+}
+
+/// A set of tile kinds as a 34-bit mask: useful tiles, waits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct TileSet(pub u64);
+
+impl TileSet {
+    pub const EMPTY: TileSet = TileSet(0);
+
+    #[inline]
+    pub fn insert(&mut self, t: Tile) {
+        self.0 |= 1 << t.index();
+    }
+
+    #[inline]
+    pub fn contains(&self, t: Tile) -> bool {
+        self.0 & (1 << t.index()) != 0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The kinds in notation order.
+    pub fn iter(&self) -> impl Iterator<Item = Tile> + '_ {
+        let bits = self.0;
+        (0..KINDS as u8)
+            .filter(move |i| bits & (1 << i) != 0)
+            .map(Tile)
+    }
+
+    /// The kinds in notation, each once (`""` when empty).
+    pub fn to_notation(&self) -> String {
+        to_notation(&self.iter().collect::<Vec<_>>())
+    }
+}
+
+/// Serialized in notation, each kind once (e.g. `"47m1p"`).
+impl Serialize for TileSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_notation())
+    }
+}
+
+impl std::ops::BitOr for TileSet {
+    type Output = TileSet;
+    fn bitor(self, rhs: TileSet) -> TileSet {
+        TileSet(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for TileSet {
+    fn bitor_assign(&mut self, rhs: TileSet) {
+        self.0 |= rhs.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips() {
+        let tiles = parse_tiles("123m456p789s1122z").unwrap();
+        assert_eq!(tiles.len(), 13);
+        assert_eq!(to_notation(&tiles), "123m456p789s1122z");
+        assert_eq!(parse_tiles("5z").unwrap()[0], Tile::WHITE);
+        assert_eq!(parse_tiles("1f").unwrap()[0].name_zh(), "春");
+    }
+
+    #[test]
+    fn every_tile_round_trips_and_has_names() {
+        for i in 0..(KINDS + FLOWERS) as u8 {
+            let t = Tile::from_index(i).unwrap();
+            assert_eq!(t.to_string().parse::<Tile>().unwrap(), t);
+            assert!(!t.name_zh().is_empty());
+            assert!(!t.name_en().is_empty());
+        }
+        assert_eq!(Tile::from_index(42), None);
+        assert_eq!(Tile::kind(4).name_zh(), "五万");
+        assert_eq!(Tile::RED.name_en(), "Red Dragon");
+    }
+
+    #[test]
+    fn errors_name_the_character_and_position() {
+        assert_eq!(parse_tiles(""), Err(TileError::Empty));
+        assert_eq!(
+            parse_tiles("12x"),
+            Err(TileError::BadChar { ch: 'x', pos: 2 })
+        );
+        assert_eq!(
+            parse_tiles("m12"),
+            Err(TileError::SuitWithoutDigits { ch: 'm', pos: 0 })
+        );
+        assert_eq!(parse_tiles("12m34"), Err(TileError::MissingSuit { pos: 3 }));
+        assert_eq!(
+            parse_tiles("8z"),
+            Err(TileError::NoSuchTile {
+                digit: '8',
+                suit: 'z',
+                pos: 0
+            })
+        );
+        assert!(matches!(
+            parse_tiles("11111m"),
+            Err(TileError::FifthCopy { pos: 4, .. })
+        ));
+        assert!(matches!(
+            parse_hand_tiles("123m1f"),
+            Err(TileError::FlowerInHand { pos: 4, .. })
+        ));
+        assert!(parse_tiles("0m").is_err());
+        let msg = parse_tiles("12q").unwrap_err().to_string();
+        assert!(msg.contains("'q'") && msg.contains('2'), "{msg}");
+    }
+
+    #[test]
+    fn counts_and_sets() {
+        let c = TileCounts::parse("1123m77z").unwrap();
+        assert_eq!(c.get(Tile::kind(0)), 2);
+        assert_eq!(c.total(), 6);
+        assert_eq!(to_notation(&c.tiles()), "1123m77z");
+        let mut s = TileSet::EMPTY;
+        s.insert(Tile::RED);
+        s.insert(Tile::kind(3));
+        assert_eq!(s.to_notation(), "4m7z");
+    }
+
+    #[test]
+    fn tile_predicates() {
+        let t = |s: &str| s.parse::<Tile>().unwrap();
+        assert!(t("1m").is_terminal() && t("9s").is_terminal() && !t("5p").is_terminal());
+        assert!(t("1z").is_wind() && t("5z").is_dragon() && t("7z").is_honor());
+        assert_eq!(t("3s").offset(2), Some(t("5s")));
+        assert_eq!(t("8s").offset(2), None);
+        assert_eq!(t("9m").next_in_suit(), None);
+    }
+}
