@@ -9,10 +9,13 @@
 //!
 //! The regular shape uses the suit tables of [`crate::hand`]; the others are counted directly.
 
+// Index arithmetic over parallel per-kind arrays reads clearer as ranges.
+#![allow(clippy::needless_range_loop)]
+
 use serde::Serialize;
 
 use crate::hand::table::{self, Dist, tables};
-use crate::hand::{KNITS, Knit};
+use crate::hand::KNITS;
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
 /// Shanten and useful tiles of one shape.
@@ -243,6 +246,33 @@ fn per_shape_wild(
 
 /// Regular shape of a 3n+1 hand needing `sets` sets: shanten and the kinds that lower it.
 fn regular13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
+    let (base, useful) = distance_and_improvers(c, sets);
+    ShapeShanten {
+        shanten: base as i8 - 1,
+        useful: TileSet(useful & below_four(c)),
+    }
+}
+
+/// Kinds held fewer than four times, as a mask.
+#[inline]
+fn below_four(c: &[u8; KINDS]) -> u64 {
+    let mut m = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        if x < 4 {
+            m |= 1 << i;
+        }
+    }
+    m
+}
+
+/// The distance of `c` to `sets` sets and a pair, and the kinds whose addition shortens it.
+/// Each group is looked up once; for each kind only its own group is looked up again and
+/// merged with the precomputed merge of the other three.
+fn distance_and_improvers(c: &[u8; KINDS], sets: usize) -> (u8, u64) {
+    table::with_sets!(sets, distance_and_improvers_k(c))
+}
+
+fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
     let t = tables();
     let keys = [
         table::key(&c[0..9]),
@@ -251,15 +281,16 @@ fn regular13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
         table::key(&c[27..34]),
     ];
     let g: [Dist; 4] = std::array::from_fn(|j| t.by_key(j, keys[j]));
-    let g01 = table::merge(&g[0], &g[1]);
-    let g23 = table::merge(&g[2], &g[3]);
+    let merge = |a: &Dist, b: &Dist| table::merge_upto::<K>(a, b);
+    let g01 = merge(&g[0], &g[1]);
+    let g23 = merge(&g[2], &g[3]);
     let others = [
-        table::merge(&g[1], &g23),
-        table::merge(&g[0], &g23),
-        table::merge(&g01, &g[3]),
-        table::merge(&g01, &g[2]),
+        merge(&g[1], &g23),
+        merge(&g[0], &g23),
+        merge(&g01, &g[3]),
+        merge(&g01, &g[2]),
     ];
-    let base = table::merge_final(&g01, &g23, sets);
+    let base = table::merge_final::<K>(&g01, &g23);
     let mut useful = 0u64;
     for (j, other) in others.iter().enumerate() {
         let (start, len) = if j == 3 { (27, 7) } else { (j * 9, 9) };
@@ -268,15 +299,12 @@ fn regular13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
                 continue;
             }
             let d = t.with_added(j, keys[j], r);
-            if table::merge_final(&d, other, sets) < base {
+            if table::merge_final::<K>(&d, other) < base {
                 useful |= 1 << (start + r);
             }
         }
     }
-    ShapeShanten {
-        shanten: base as i8 - 1,
-        useful: TileSet(useful),
-    }
+    (base, useful)
 }
 
 fn seven_pairs13(c: &[u8; KINDS]) -> ShapeShanten {
@@ -348,54 +376,74 @@ fn knitted13(c: &[u8; KINDS]) -> ShapeShanten {
     }
 }
 
-fn knitted_straight13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
-    let mut best = i8::MAX;
-    let mut useful = TileSet::EMPTY;
-    let mut per_knit: [(i8, Knit); 6] = [(0, KNITS[0]); 6];
-    for (n, k) in KNITS.iter().enumerate() {
-        let mut rest = *c;
-        let mut missing = 0i8;
-        for t in k.tiles() {
-            if rest[t.index()] > 0 {
-                rest[t.index()] -= 1;
-            } else {
-                missing += 1;
+/// The nine tile indices of each knitted arrangement.
+const KNIT_TILES: [[usize; 9]; 6] = {
+    let mut out = [[0usize; 9]; 6];
+    let mut n = 0;
+    while n < 6 {
+        let suits = KNITS[n].0;
+        let mut pattern = 0;
+        while pattern < 3 {
+            let mut j = 0;
+            while j < 3 {
+                out[n][pattern * 3 + j] = suits[pattern] as usize * 9 + pattern + 3 * j;
+                j += 1;
             }
+            pattern += 1;
         }
-        let s = missing + crate::hand::shapes_regular_distance(&rest, sets) as i8 - 1;
-        per_knit[n] = (s, *k);
-        best = best.min(s);
+        n += 1;
     }
-    for &(s, k) in &per_knit {
-        if s != best {
-            continue;
+    out
+};
+
+fn knitted_straight13(c: &[u8; KINDS], sets: usize) -> ShapeShanten {
+    // Count the missing knitted tiles of each arrangement (cheap), then look at arrangements
+    // from the fewest missing up: one missing more than the best so far can no longer win.
+    // Useful tiles come only from the best arrangements: a draw lowers the overall shanten
+    // only through an arrangement that is already best.
+    let mut missing = [0i8; 6];
+    let mut order = [0usize, 1, 2, 3, 4, 5];
+    for (n, tiles) in KNIT_TILES.iter().enumerate() {
+        missing[n] = tiles.iter().filter(|&&i| c[i] == 0).count() as i8;
+    }
+    order.sort_unstable_by_key(|&n| missing[n]);
+    let mut shanten = [i8::MAX; 6];
+    let mut best = i8::MAX;
+    for &n in &order {
+        if missing[n] - 1 > best {
+            break;
         }
-        let mut rest = *c;
-        for t in k.tiles() {
-            if rest[t.index()] > 0 {
-                rest[t.index()] -= 1;
-            } else if c[t.index()] < 4 {
-                useful.insert(t);
+        let rest = knit_rest(c, n);
+        shanten[n] = missing[n] + crate::hand::shapes_regular_distance(&rest, sets) as i8 - 1;
+        best = best.min(shanten[n]);
+    }
+    let mut useful = 0u64;
+    for n in 0..6 {
+        if shanten[n] == best {
+            let mut missing_mask = 0u64;
+            for &i in &KNIT_TILES[n] {
+                if c[i] == 0 {
+                    missing_mask |= 1 << i;
+                }
             }
-        }
-        // The rest is a 3·sets+1 hand only when every knitted tile is held; otherwise compare
-        // the distance directly.
-        let base = crate::hand::shapes_regular_distance(&rest, sets);
-        for i in 0..KINDS {
-            if c[i] >= 4 || useful.contains(Tile::kind(i)) {
-                continue;
-            }
-            rest[i] += 1;
-            if crate::hand::shapes_regular_distance(&rest, sets) < base {
-                useful.insert(Tile::kind(i));
-            }
-            rest[i] -= 1;
+            // Drawing a missing knitted tile, or a tile that shortens the rest, gains a step.
+            useful |= missing_mask | distance_and_improvers(&knit_rest(c, n), sets).1;
         }
     }
     ShapeShanten {
         shanten: best,
-        useful,
+        useful: TileSet(useful & below_four(c)),
     }
+}
+
+/// The hand less one copy of each knitted tile of arrangement `n` that it holds.
+#[inline]
+fn knit_rest(c: &[u8; KINDS], n: usize) -> [u8; KINDS] {
+    let mut rest = *c;
+    for &i in &KNIT_TILES[n] {
+        rest[i] = rest[i].saturating_sub(1);
+    }
+    rest
 }
 
 #[cfg(test)]

@@ -6,6 +6,9 @@
 //! ([`is_complete_counts`]) uses the suit tables; the enumeration
 //! ([`for_each_decomposition`]) lists every reading, because the scorer must try them all.
 
+// Index arithmetic over parallel per-kind arrays reads clearer as ranges.
+#![allow(clippy::needless_range_loop)]
+
 use serde::Serialize;
 
 use super::table::{self, tables};
@@ -201,8 +204,14 @@ pub fn is_complete_counts(concealed: &TileCounts, melds: usize) -> bool {
     if regular_complete(c, 4 - melds) {
         return true;
     }
-    if melds == 0 && (seven_pairs(c) || thirteen_orphans(c) || honors_knitted(c).is_some()) {
-        return true;
+    if melds == 0 {
+        if seven_pairs(c) {
+            return true;
+        }
+        let distinct = c.iter().filter(|&&x| x > 0).count();
+        if (distinct == 13 && thirteen_orphans(c)) || (distinct == 14 && honors_knitted(c).is_some()) {
+            return true;
+        }
     }
     melds <= 1 && knitted_straight_complete(c, 1 - melds)
 }
@@ -216,32 +225,45 @@ pub fn is_complete(hand: &super::Hand) -> bool {
 /// [`table`]).
 #[inline]
 pub(crate) fn regular_distance(c: &[u8; KINDS], sets: usize) -> u8 {
+    table::with_sets!(sets, regular_distance_k(c))
+}
+
+#[inline]
+fn regular_distance_k<const K: usize>(c: &[u8; KINDS]) -> u8 {
     let t = tables();
     let m = t.suit(&c[0..9]);
     let p = t.suit(&c[9..18]);
     let s = t.suit(&c[18..27]);
     let z = t.honors(&c[27..34]);
-    table::merge_final(&table::merge(&table::merge(&m, &p), &s), &z, sets)
+    let mps = table::merge_upto::<K>(&table::merge_upto::<K>(&m, &p), &s);
+    table::merge_final::<K>(&mps, &z)
 }
 
+/// Regular shape: every group must be complete on its own, holding a multiple of three tiles,
+/// one of them three-plus-two (the pair). Four packed-table reads, no merging.
 #[inline]
-fn regular_complete(c: &[u8; KINDS], sets: usize) -> bool {
-    // Each group must hold a multiple of three tiles, one group three-plus-two.
-    let mut pair_groups = 0;
-    for g in [&c[0..9], &c[9..18], &c[18..27], &c[27..34]] {
-        let n: u8 = g.iter().sum();
-        match n % 3 {
-            0 => {}
-            2 => pair_groups += 1,
+fn regular_complete(c: &[u8; KINDS], _sets: usize) -> bool {
+    let t = tables();
+    let mut pair_seen = false;
+    for (g, range) in [(0, 0..9), (1, 9..18), (2, 18..27), (3, 27..34)] {
+        let group = &c[range];
+        let n: u8 = group.iter().sum();
+        let pair = match n % 3 {
+            0 => false,
+            2 if !pair_seen => true,
             _ => return false,
+        };
+        pair_seen |= pair;
+        if n > 0 && !t.group_complete(g, group, (n / 3) as usize, pair) {
+            return false;
         }
     }
-    pair_groups == 1 && regular_distance(c, sets) == 0
+    pair_seen
 }
 
 #[inline]
 fn seven_pairs(c: &[u8; KINDS]) -> bool {
-    c.iter().all(|&x| x % 2 == 0)
+    c.iter().fold(0, |acc, &x| acc | x) & 1 == 0
 }
 
 const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];

@@ -13,6 +13,9 @@
 //! (tens of milliseconds); arrangements of more than 14 tiles are never reached by a hand and
 //! are skipped.
 
+// Index arithmetic over parallel per-kind arrays reads clearer as ranges.
+#![allow(clippy::needless_range_loop)]
+
 use std::sync::OnceLock;
 
 /// Distances for one suit: `d[p][k]` = tiles to add for `k` sets plus `p` pairs.
@@ -41,19 +44,19 @@ pub(crate) fn tables() -> &'static Tables {
 
 impl Tables {
     /// Distances of a suit given its nine counts.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn suit(&self, counts: &[u8]) -> Dist {
         decode(self.suit[key(counts)])
     }
 
     /// Distances of the honors given their seven counts.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn honors(&self, counts: &[u8]) -> Dist {
         decode(self.honors[key(counts)])
     }
 
     /// Distances of the suit (or honors, `group == 3`) with one tile of `rank_index` added.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn with_added(&self, group: usize, key: usize, rank_index: usize) -> Dist {
         let k = key + POW5[rank_index];
         if group == 3 {
@@ -63,8 +66,25 @@ impl Tables {
         }
     }
 
+    /// Is the group (0–2 suits, 3 honors) exactly `sets` sets, plus a pair when `pair`?
+    /// Reads the packed entry without decoding it: the win check's inner step.
+    #[inline(always)]
+    pub(crate) fn group_complete(&self, group: usize, counts: &[u8], sets: usize, pair: bool) -> bool {
+        let e = if group == 3 {
+            self.honors[key(counts)]
+        } else {
+            self.suit[key(counts)]
+        };
+        // d[0][sets] is the sum of the first `sets` two-bit steps; d[1][sets] adds one more field.
+        let mut mask = (1u32 << (2 * sets)) - 1;
+        if pair {
+            mask |= 3 << (8 + 2 * sets);
+        }
+        e & mask == 0
+    }
+
     /// Looks up a group's distances by key.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn by_key(&self, group: usize, key: usize) -> Dist {
         if group == 3 {
             decode(self.honors[key])
@@ -75,7 +95,7 @@ impl Tables {
 }
 
 /// Base-5 key of a group's counts (first tile is the lowest digit).
-#[inline]
+#[inline(always)]
 pub(crate) fn key(counts: &[u8]) -> usize {
     counts
         .iter()
@@ -83,11 +103,13 @@ pub(crate) fn key(counts: &[u8]) -> usize {
         .fold(0usize, |acc, &c| acc * 5 + c as usize)
 }
 
-/// Combines two groups: the best spread of sets and pair over both (min-plus convolution).
-#[inline]
-pub(crate) fn merge(a: &Dist, b: &Dist) -> Dist {
+/// Combines two groups: the best spread of sets and pair over both (min-plus convolution),
+/// computing only the entries for up to `K` sets (the rest stay at the maximum): a hand that
+/// needs fewer sets need not pay for the others. `K` is a constant so the loops unroll.
+#[inline(always)]
+pub(crate) fn merge_upto<const K: usize>(a: &Dist, b: &Dist) -> Dist {
     let mut out = [[u8::MAX; 5]; 2];
-    for k in 0..5 {
+    for k in 0..=K {
         let mut best0 = u8::MAX;
         let mut best1 = u8::MAX;
         for j in 0..=k {
@@ -100,17 +122,31 @@ pub(crate) fn merge(a: &Dist, b: &Dist) -> Dist {
     out
 }
 
-/// The single entry `[1][k]` of `merge(a, b)`: the final step of a whole-hand distance.
-#[inline]
-pub(crate) fn merge_final(a: &Dist, b: &Dist, k: usize) -> u8 {
+/// The single entry `[1][K]` of a merge: the final step of a whole-hand distance.
+#[inline(always)]
+pub(crate) fn merge_final<const K: usize>(a: &Dist, b: &Dist) -> u8 {
     let mut best = u8::MAX;
-    for j in 0..=k {
-        best = best.min(a[1][j] + b[0][k - j]).min(a[0][j] + b[1][k - j]);
+    for j in 0..=K {
+        best = best.min(a[1][j] + b[0][K - j]).min(a[0][j] + b[1][K - j]);
     }
     best
 }
 
-#[inline]
+/// Calls `f::<K>(args)` with the constant `K` equal to the runtime number of sets (0–4).
+macro_rules! with_sets {
+    ($sets:expr, $f:ident ( $($arg:expr),* )) => {
+        match $sets {
+            0 => $f::<0>($($arg),*),
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            _ => $f::<4>($($arg),*),
+        }
+    };
+}
+pub(crate) use with_sets;
+
+#[inline(always)]
 fn decode(e: u32) -> Dist {
     debug_assert!(e & COMPUTED != 0, "suit arrangement outside the table");
     let mut d = [[0u8; 5]; 2];

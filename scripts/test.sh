@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test: the Rust unit, property and integration tests, then the cross-checks of
+# `tongcheng shanten` (and `tongcheng fan`, once present) against the independent pymahjonggb
+# implementation. Installs what it needs (pymahjonggb from PyPI) on a fresh machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo test --workspace
+
+cargo build --release -p tongcheng-cli
+if ! python3 -c "import MahjongGB" 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check pymahjonggb==1.4.0
+fi
+python3 tests/crosscheck/shanten_vs_pymahjonggb.py target/release/tongcheng 5000 7
+if [ -f tests/crosscheck/fan_vs_pymahjonggb.py ]; then
+  python3 tests/crosscheck/fan_vs_pymahjonggb.py target/release/tongcheng
+fi
