@@ -1,1 +1,0 @@
-//! Chinese Official (国标) scoring: placeholder until the scorer lands.

@@ -1,0 +1,545 @@
+//! Chinese Official (国标, MCR) scoring: the fan (番) breakdown of a winning hand.
+//!
+//! The rules are `shared/rules/mcr-fans.tsv` (the 81 fans) and `mcr-scoring.md` (how they
+//! combine). A hand is read in every way its tiles allow — every regular decomposition and
+//! every special shape — and the reading with the highest total counts (就高不就低). Within a
+//! reading each fan's `excludes` list is applied as written (never closed transitively), some
+//! of them only to the fan's own sets (§3.2); the four 1-point chow fans are limited by the
+//! account-once principle (§3.3); the wait fans need a single winning kind (§3.4).
+//!
+//! Where practice differs from the 1998 text (§7), [`McrOptions`] holds the choice; its
+//! default is the 1998 reading. Scoring allocates nothing: counts are a fixed array by fan id.
+//!
+//! Flags that cannot be true of the hand are dropped rather than rejected, as the reference
+//! calculators do: 和绝张 when the winner holds another copy (and it is implied when three
+//! copies lie in the winner's own melds), 抢杠和 when the winner holds a copy of the robbed
+//! tile, 杠上开花 without a kong. Flags that contradict each other are errors.
+
+mod eval;
+mod table;
+mod wait;
+
+use std::ops::Deref;
+
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Deserialize, Serialize, Serializer};
+
+pub use table::{FANS, Fan, FanId, MIXED_KONG, fan_by_id, id, set_scoped};
+
+use crate::hand::{Decomposition, Meld, MeldKind, SetKind, Shape, for_each_decomposition};
+use crate::seat::{Seat, Wind};
+use crate::tile::{KINDS, Tile, TileCounts};
+use eval::{Conditions, Counts, Prepared};
+use table::SLOTS;
+
+/// Base payment (底分) each loser pays the winner.
+pub const BASE_PAYMENT: i32 = 8;
+/// At most eight flower tiles exist.
+pub const MAX_FLOWERS: u8 = 8;
+
+/// Where practice differs from the 1998 rules text (mcr-scoring.md §7). The default is the
+/// 1998 reading; a `RuleSet` embeds these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct McrOptions {
+    /// Score exactly one melded plus one concealed kong as the 5-point 明暗杠 of later drafts
+    /// and pymahjonggb, instead of 明杠 1 + 暗杠 2 (§7 item 6).
+    pub mixed_kong_5: bool,
+    /// Score 杠上开花 together with 妙手回春 when the last wall tile is a kong's replacement
+    /// (§7 item 10 recommends both); `false` keeps only 妙手回春.
+    pub kong_flower_with_last_tile_draw: bool,
+    /// The minimum a win must reach without flowers (起和分).
+    pub min_points: u32,
+}
+
+impl Default for McrOptions {
+    fn default() -> McrOptions {
+        McrOptions {
+            mixed_kong_5: false,
+            kong_flower_with_last_tile_draw: true,
+            min_points: 8,
+        }
+    }
+}
+
+/// A winning hand and how it was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinContext<'a> {
+    /// The concealed tiles WITHOUT the winning tile, in any order (13 minus 3 per meld).
+    pub concealed: &'a [Tile],
+    /// The declared melds (concealed kongs included).
+    pub melds: &'a [Meld],
+    /// The winning tile.
+    pub win_tile: Tile,
+    /// Drawn by the winner (自摸) rather than taken from a discard (点和).
+    pub self_drawn: bool,
+    /// 和绝张: the other three copies of the winning tile are already visible.
+    pub last_copy: bool,
+    /// 杠上开花: self-drawn as the replacement tile of a kong.
+    pub on_kong: bool,
+    /// 抢杠和: won on the tile another player added to an exposed pung.
+    pub robbing_kong: bool,
+    /// The last tile of the wall (妙手回春 self-drawn, 海底捞月 on the discard after it).
+    pub last_tile: bool,
+    /// The winner's seat wind (门风).
+    pub seat_wind: Wind,
+    /// The prevalent wind (圈风).
+    pub round_wind: Wind,
+    /// Flower tiles the winner has laid out (0–8).
+    pub flowers: u8,
+}
+
+impl<'a> WinContext<'a> {
+    /// A discard win with no special conditions, seat and round East, no flowers.
+    pub fn new(concealed: &'a [Tile], melds: &'a [Meld], win_tile: Tile) -> WinContext<'a> {
+        WinContext {
+            concealed,
+            melds,
+            win_tile,
+            self_drawn: false,
+            last_copy: false,
+            on_kong: false,
+            robbing_kong: false,
+            last_tile: false,
+            seat_wind: Wind::East,
+            round_wind: Wind::East,
+            flowers: 0,
+        }
+    }
+}
+
+/// Why a hand could not be scored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreError {
+    #[error("not a complete hand: the tiles with the winning tile form no winning shape")]
+    NotComplete,
+    #[error(
+        "wrong hand size: before the winning tile a hand holds 13 tiles counting each meld as 3, this one has {concealed} concealed + {melds} melds"
+    )]
+    WrongSize { concealed: usize, melds: usize },
+    #[error("more than four melds ({0})")]
+    TooManyMelds(usize),
+    #[error("more than four copies of {0} between the hand, its melds and the winning tile")]
+    FifthCopy(Tile),
+    #[error("the winning tile {0} is a flower: flowers are never part of a hand")]
+    FlowerWinTile(Tile),
+    #[error("flower {0} among the concealed tiles: flowers are laid out, not held")]
+    FlowerInHand(Tile),
+    #[error("bad meld: {0}")]
+    BadMeld(String),
+    #[error("{0} flowers: there are only eight flower tiles")]
+    TooManyFlowers(u8),
+    #[error("robbing a kong (抢杠和) wins on another player's tile, so it cannot be self-drawn")]
+    RobbingSelfDrawn,
+    #[error("winning on a kong's replacement tile (杠上开花) is a self-drawn win")]
+    OnKongNotSelfDrawn,
+    #[error("the reading given is not one of this hand's decompositions")]
+    ForeignReading,
+}
+
+/// A fan and how many times it counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FanCount {
+    pub id: FanId,
+    pub count: u8,
+}
+
+impl FanCount {
+    /// The fan's table entry.
+    pub fn fan(&self) -> &'static Fan {
+        fan_by_id(self.id).unwrap_or(&MIXED_KONG)
+    }
+
+    /// Points of this entry: the fan's points times the count.
+    pub fn points(&self) -> u32 {
+        self.fan().points as u32 * self.count as u32
+    }
+}
+
+/// `{"id", "name", "en", "points", "count"}`, `points` being per occurrence.
+impl Serialize for FanCount {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = self.fan();
+        let mut st = s.serialize_struct("FanCount", 5)?;
+        st.serialize_field("id", &f.id)?;
+        st.serialize_field("name", f.zh)?;
+        st.serialize_field("en", f.en)?;
+        st.serialize_field("points", &f.points)?;
+        st.serialize_field("count", &self.count)?;
+        st.end()
+    }
+}
+
+/// The fans of a breakdown in id order, held in a fixed array (no allocation).
+#[derive(Clone, Copy)]
+pub struct FanList {
+    items: [FanCount; SLOTS],
+    len: u8,
+}
+
+impl FanList {
+    fn from_counts(counts: &Counts) -> FanList {
+        let mut list = FanList {
+            items: [FanCount { id: 0, count: 0 }; SLOTS],
+            len: 0,
+        };
+        for (i, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                list.items[list.len as usize] = FanCount {
+                    id: i as FanId,
+                    count: c,
+                };
+                list.len += 1;
+            }
+        }
+        list
+    }
+
+    /// How many times the fan `id` counts (0 when absent).
+    pub fn count(&self, id: FanId) -> u8 {
+        self.iter().find(|f| f.id == id).map_or(0, |f| f.count)
+    }
+}
+
+impl Deref for FanList {
+    type Target = [FanCount];
+    fn deref(&self) -> &[FanCount] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl PartialEq for FanList {
+    fn eq(&self, other: &FanList) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for FanList {}
+
+impl std::fmt::Debug for FanList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for FanList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for f in self.iter() {
+            seq.serialize_element(f)?;
+        }
+        seq.end()
+    }
+}
+
+/// The score of a winning hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Breakdown {
+    /// The fans of the best reading in id order, flowers (花牌, #81) included.
+    pub fans: FanList,
+    /// The hand value: the fans' points, flowers included (基本分).
+    pub total: u32,
+    /// Flower points (one per flower).
+    pub flowers: u8,
+    /// The total without flowers reaches the minimum: the win may be declared.
+    pub valid: bool,
+}
+
+impl Breakdown {
+    fn new(mut counts: Counts, points: u32, flowers: u8, opts: &McrOptions) -> Breakdown {
+        counts[id::FLOWER_TILES as usize] = flowers;
+        Breakdown {
+            fans: FanList::from_counts(&counts),
+            total: points + flowers as u32,
+            flowers,
+            valid: points >= opts.min_points,
+        }
+    }
+
+    /// How many times the fan `id` counts (0 when absent).
+    pub fn count(&self, id: FanId) -> u8 {
+        self.fans.count(id)
+    }
+
+    /// The total without flower points: what the minimum is checked against.
+    pub fn points_without_flowers(&self) -> u32 {
+        self.total - self.flowers as u32
+    }
+}
+
+/// Checks the hand and gathers what every reading shares.
+fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> {
+    if ctx.flowers > MAX_FLOWERS {
+        return Err(ScoreError::TooManyFlowers(ctx.flowers));
+    }
+    let win = ctx.win_tile;
+    if win.is_flower() {
+        return Err(ScoreError::FlowerWinTile(win));
+    }
+    if let Some(&t) = ctx.concealed.iter().find(|t| t.is_flower()) {
+        return Err(ScoreError::FlowerInHand(t));
+    }
+    if ctx.melds.len() > 4 {
+        return Err(ScoreError::TooManyMelds(ctx.melds.len()));
+    }
+    if ctx.concealed.len() + 3 * ctx.melds.len() != 13 {
+        return Err(ScoreError::WrongSize {
+            concealed: ctx.concealed.len(),
+            melds: ctx.melds.len(),
+        });
+    }
+    let mut meld_kinds = [MeldKind::Chow; 4];
+    let mut in_melds = [0u8; KINDS];
+    for (i, m) in ctx.melds.iter().enumerate() {
+        let t = m.tile;
+        let ok = match m.kind {
+            MeldKind::Chow => t.is_suited() && t.rank() <= 7,
+            _ => !t.is_flower(),
+        };
+        if !ok {
+            return Err(ScoreError::BadMeld(format!("{:?} of {t}", m.kind)));
+        }
+        meld_kinds[i] = m.kind;
+        let mut c = TileCounts(in_melds);
+        m.add_to(&mut c);
+        in_melds = c.0;
+    }
+    let mut c13 = [0u8; KINDS];
+    for t in ctx.concealed {
+        c13[t.index()] += 1;
+    }
+    let mut c14 = c13;
+    c14[win.index()] += 1;
+    let mut all = c14;
+    for i in 0..KINDS {
+        all[i] += in_melds[i];
+        if all[i] > 4 {
+            return Err(ScoreError::FifthCopy(Tile::kind(i)));
+        }
+    }
+    if ctx.robbing_kong && ctx.self_drawn {
+        return Err(ScoreError::RobbingSelfDrawn);
+    }
+    if ctx.on_kong && !ctx.self_drawn {
+        return Err(ScoreError::OnKongNotSelfDrawn);
+    }
+    let w = win.index();
+    let held = c13[w] > 0;
+    let robbing = ctx.robbing_kong && !held && in_melds[w] == 0;
+    let conditions = Conditions {
+        self_drawn: ctx.self_drawn,
+        // The robbed tile is always the fourth copy, yet 抢杠和 absorbs 和绝张 (§5).
+        last_copy: !robbing && !held && (ctx.last_copy || in_melds[w] == 3),
+        on_kong: ctx.on_kong
+            && meld_kinds[..ctx.melds.len()]
+                .iter()
+                .any(|k| matches!(k, MeldKind::Kong(_))),
+        robbing_kong: robbing,
+        last_tile: ctx.last_tile,
+        seat: ctx.seat_wind.tile(),
+        round: ctx.round_wind.tile(),
+        kong_flower_with_last_tile_draw: opts.kong_flower_with_last_tile_draw,
+        mixed_kong_5: opts.mixed_kong_5,
+    };
+    Ok(Prepared::new(
+        c13,
+        c14,
+        all,
+        &meld_kinds[..ctx.melds.len()],
+        win,
+        &conditions,
+    ))
+}
+
+/// Tie-break between readings of equal total, so the choice is stable and matches the
+/// reference calculator: special shapes first, then regular readings in the order a player
+/// lists them (sets sorted; characters, bamboo, dots, honors with 中 发 白 last; a pung before
+/// the chow starting on the same tile).
+fn reading_order(d: &Decomposition) -> u32 {
+    if d.shape != Shape::Regular {
+        return 0;
+    }
+    let order = |i: usize| match i {
+        9..=17 => i + 9,
+        18..=26 => i - 9,
+        31 => 33,
+        33 => 31,
+        _ => i,
+    };
+    let mut codes = [0u32; 4];
+    let mut n = 0;
+    for s in d.sets().iter().filter(|s| !s.melded) {
+        codes[n] = (order(s.tile.index()) * 2 + usize::from(s.kind == SetKind::Chow)) as u32;
+        n += 1;
+    }
+    codes[..n].sort_unstable();
+    codes[..n].iter().fold(1, |acc, &c| acc << 7 | c)
+}
+
+/// Whether reading `a` (total, order, counts) is preferred to `b`. The higher total wins
+/// (就高不就低). Equal totals are a free choice; to match the reference calculator it prefers a
+/// reading with 一色三同顺 (222333444s as three chows rather than three pungs) and, when the
+/// tiles also form seven pairs, a regular reading over the seven pairs; among those it keeps
+/// the last reading it meets, among the others the first (see [`reading_order`]).
+fn preferred(a: (u32, u32, &Counts), b: (u32, u32, &Counts), seven_pairs: bool) -> bool {
+    if a.0 != b.0 {
+        return a.0 > b.0;
+    }
+    let favoured = |c: &Counts| seven_pairs || c[id::PURE_TRIPLE_CHOW as usize] > 0;
+    match (favoured(a.2), favoured(b.2)) {
+        (true, false) => true,
+        (false, true) => false,
+        (true, true) => a.1 > b.1,
+        (false, false) => a.1 < b.1,
+    }
+}
+
+/// Scores a winning hand: the breakdown of its best reading.
+pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreError> {
+    let p = prepare(ctx, opts)?;
+    let seven_pairs = ctx.melds.is_empty() && p.c14.iter().all(|&x| x % 2 == 0);
+    let mut best: Option<(u32, u32, Counts)> = None;
+    for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| {
+        let (counts, total) = eval::evaluate(&p, d);
+        let order = reading_order(d);
+        let better = match &best {
+            None => true,
+            Some((t, o, c)) => preferred((total, order, &counts), (*t, *o, c), seven_pairs),
+        };
+        if better {
+            best = Some((total, order, counts));
+        }
+    });
+    let (total, _, counts) = best.ok_or(ScoreError::NotComplete)?;
+    Ok(Breakdown::new(counts, total, ctx.flowers, opts))
+}
+
+/// Scores one reading of the hand alone, as if it were the only one. `reading` must be one of
+/// the hand's decompositions (see [`crate::hand::for_each_decomposition`], fed the concealed
+/// tiles with the winning tile).
+pub fn score_decomposition(
+    ctx: &WinContext,
+    reading: &Decomposition,
+    opts: &McrOptions,
+) -> Result<Breakdown, ScoreError> {
+    let p = prepare(ctx, opts)?;
+    let mut found = false;
+    for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| found |= d == reading);
+    if !found {
+        return Err(ScoreError::ForeignReading);
+    }
+    let (counts, total) = eval::evaluate(&p, reading);
+    Ok(Breakdown::new(counts, total, ctx.flowers, opts))
+}
+
+/// Whether the hand may be declared a win: complete, consistent and worth the minimum without
+/// flowers.
+pub fn is_valid_win(ctx: &WinContext, opts: &McrOptions) -> bool {
+    score(ctx, opts).is_ok_and(|b| b.valid)
+}
+
+/// Competition payments for a hand worth `total` (flowers included), indexed by seat; they sum
+/// to zero. On a discard the discarder pays 8 + total and the two others 8 each; on a
+/// self-draw each of the three pays 8 + total. A discarder equal to the winner is read as a
+/// self-draw.
+pub fn payments(total: u32, winner: Seat, discarder: Option<Seat>) -> [i32; 4] {
+    let value = i32::try_from(total).unwrap_or(i32::MAX / 8);
+    let mut pay = [0i32; 4];
+    let discarder = discarder.filter(|&d| d != winner);
+    for seat in Seat::ALL {
+        if seat == winner {
+            continue;
+        }
+        let owed = match discarder {
+            Some(d) if d != seat => BASE_PAYMENT,
+            _ => BASE_PAYMENT + value,
+        };
+        pay[seat.index()] -= owed;
+        pay[winner.index()] += owed;
+    }
+    pay
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hand::KongKind;
+    use crate::tile::parse_tiles;
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn table_matches_the_rules_file_when_present() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/rules/mcr-fans.tsv"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return;
+        };
+        let mut n = 0;
+        for line in text.lines().skip(1) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let id: u8 = cols[0].parse().unwrap();
+            let f = fan_by_id(id).unwrap();
+            assert_eq!((f.zh, f.en), (cols[1], cols[2]), "fan {id}");
+            assert_eq!(f.points.to_string(), cols[3], "fan {id}");
+            let ex: Vec<u8> = cols[4]
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            assert_eq!(f.excludes, ex.as_slice(), "fan {id}");
+            n += 1;
+        }
+        assert_eq!(n, 81);
+    }
+
+    #[test]
+    fn payments_sum_to_zero() {
+        assert_eq!(payments(8, Seat(0), Some(Seat(2))), [32, -8, -16, -8]);
+        assert_eq!(payments(10, Seat(1), None), [-18, 54, -18, -18]);
+        assert_eq!(payments(11, Seat(3), Some(Seat(3))), [-19, -19, -19, 57]);
+    }
+
+    #[test]
+    fn flags_are_checked() {
+        let concealed = parse_tiles("123456789m23s88s").unwrap();
+        let mut ctx = WinContext::new(&concealed, &[], t("4s"));
+        ctx.robbing_kong = true;
+        ctx.self_drawn = true;
+        assert_eq!(
+            score(&ctx, &McrOptions::default()),
+            Err(ScoreError::RobbingSelfDrawn)
+        );
+        ctx.robbing_kong = false;
+        ctx.self_drawn = false;
+        ctx.on_kong = true;
+        assert_eq!(
+            score(&ctx, &McrOptions::default()),
+            Err(ScoreError::OnKongNotSelfDrawn)
+        );
+        ctx.on_kong = false;
+        ctx.flowers = 9;
+        assert_eq!(
+            score(&ctx, &McrOptions::default()),
+            Err(ScoreError::TooManyFlowers(9))
+        );
+    }
+
+    #[test]
+    fn no_allocation_types_are_small_enough_to_copy() {
+        let kong = Meld::kong(t("5p"), KongKind::Exposed, None).unwrap();
+        let concealed = parse_tiles("234678m23s88s").unwrap();
+        let ctx = WinContext {
+            self_drawn: true,
+            on_kong: true,
+            ..WinContext::new(&concealed, std::slice::from_ref(&kong), t("4s"))
+        };
+        let b = score(&ctx, &McrOptions::default()).unwrap();
+        assert_eq!(b.total, 12);
+        assert!(std::mem::size_of::<Breakdown>() < 512);
+    }
+}
