@@ -1,0 +1,187 @@
+//! What each seat may see: events and the seat's view of the table.
+//!
+//! Hidden information stays hidden by construction: a [`SeatView`] has no field that could
+//! hold another seat's concealed tiles or the wall order, and [`Event::for_seat`] blanks every
+//! tile a seat may not know (other seats' deals and draws, the face of a concealed kong).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, Discard, Game};
+use crate::hand::{KongKind, Meld, MeldKind};
+use crate::seat::{Seat, Wind};
+use crate::tile::Tile;
+
+/// A meld as shown on the table: a concealed kong's face is hidden from other seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableMeld {
+    pub kind: MeldKind,
+    /// `None` for another seat's concealed kong (laid face down).
+    pub tile: Option<Tile>,
+    pub claimed: Option<Tile>,
+    pub from: Option<Seat>,
+}
+
+impl TableMeld {
+    pub(crate) fn of(m: &Meld) -> TableMeld {
+        TableMeld {
+            kind: m.kind,
+            tile: Some(m.tile),
+            claimed: m.claimed,
+            from: m.from,
+        }
+    }
+
+    fn hidden_for_others(mut self) -> TableMeld {
+        if self.kind == MeldKind::Kong(KongKind::Concealed) {
+            self.tile = None;
+        }
+        self
+    }
+}
+
+/// Something that happened at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The deal (13 tiles, the dealer 14, flowers included); `None` for other seats.
+    Dealt { seat: Seat, tiles: Option<Vec<Tile>> },
+    /// A draw from the wall (`replacement`: from the far end); the tile only for the drawer,
+    /// except flowers, which everyone sees laid out.
+    Drew { seat: Seat, tile: Option<Tile>, replacement: bool },
+    /// A flower set aside (补花).
+    Flower { seat: Seat, tile: Tile },
+    Discarded { seat: Seat, tile: Tile },
+    /// A chow, pung or kong made on `from`'s discard.
+    Claimed { seat: Seat, from: Seat, meld: TableMeld },
+    /// A concealed kong, or an added kong that nobody robbed.
+    Kong { seat: Seat, meld: TableMeld },
+    /// A tile being added to a pung: the moment others may rob it.
+    AddingKong { seat: Seat, tile: Tile },
+    Won { seat: Seat, from: Option<Seat>, tile: Tile, total: u32 },
+    /// The wall ran out (荒牌).
+    DrawGame,
+}
+
+impl Event {
+    /// The event as `viewer` may see it.
+    pub fn for_seat(&self, viewer: Seat) -> Event {
+        match self {
+            Event::Dealt { seat, .. } if *seat != viewer => Event::Dealt {
+                seat: *seat,
+                tiles: None,
+            },
+            Event::Drew {
+                seat,
+                tile,
+                replacement,
+            } if *seat != viewer => Event::Drew {
+                seat: *seat,
+                tile: tile.filter(|t| t.is_flower()),
+                replacement: *replacement,
+            },
+            Event::Kong { seat, meld } if *seat != viewer => Event::Kong {
+                seat: *seat,
+                meld: meld.hidden_for_others(),
+            },
+            e => e.clone(),
+        }
+    }
+}
+
+/// What a pending decision is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DecisionKind {
+    /// Your turn: discard, kong or win.
+    Turn,
+    /// Another seat discarded `tile`: claim it or pass.
+    Claim { tile: Tile },
+    /// Another seat is adding `tile` to a pung: rob it (抢杠和) or pass.
+    RobKong { tile: Tile },
+}
+
+/// A decision a seat must make, with its time limit and what happens when time runs out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    pub kind: DecisionKind,
+    pub legal: Vec<Action>,
+    pub limit_secs: u32,
+    /// The safe default a host applies on timeout.
+    pub on_timeout: Action,
+}
+
+/// Another seat as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPublic {
+    pub seat: Seat,
+    pub wind: Wind,
+    /// How many concealed tiles it holds (not which).
+    pub concealed_count: usize,
+    pub melds: Vec<TableMeld>,
+    pub discards: Vec<Discard>,
+    pub flowers: Vec<Tile>,
+}
+
+/// Everything one seat may see, and nothing else.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    pub seat: Seat,
+    pub dealer: Seat,
+    pub prevalent: Wind,
+    /// Own concealed tiles, sorted, without the drawn tile.
+    pub hand: Vec<Tile>,
+    /// The tile just drawn, shown apart.
+    pub drawn: Option<Tile>,
+    /// All four seats' public side, in seat order (own included).
+    pub seats: Vec<SeatPublic>,
+    pub wall_remaining: usize,
+    /// The seat whose turn it is, if a turn is pending.
+    pub turn: Option<Seat>,
+    /// The discard under claim (or the kong tile that may be robbed), and whose it is.
+    pub claim: Option<(Seat, Tile)>,
+    /// This seat's pending decision.
+    pub decision: Option<Decision>,
+    pub finished: bool,
+}
+
+pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
+    let (turn, drawn) = match g.turn() {
+        Some((s, d)) => (Some(s), if s == viewer { d } else { None }),
+        None => (None, None),
+    };
+    let mut hand = g.concealed(viewer).tiles();
+    if let Some(i) = drawn.and_then(|d| hand.iter().position(|&t| t == d)) {
+        hand.remove(i);
+    }
+    let seats = Seat::ALL
+        .iter()
+        .map(|&s| SeatPublic {
+            seat: s,
+            wind: g.seat_wind(s),
+            concealed_count: g.concealed(s).total(),
+            melds: g
+                .melds_of(s)
+                .iter()
+                .map(|m| {
+                    let tm = TableMeld::of(m);
+                    if s == viewer { tm } else { tm.hidden_for_others() }
+                })
+                .collect(),
+            discards: g.discards_of(s).to_vec(),
+            flowers: g.flowers_of(s).to_vec(),
+        })
+        .collect();
+    SeatView {
+        seat: viewer,
+        dealer: g.setup().dealer,
+        prevalent: g.setup().prevalent,
+        hand,
+        drawn,
+        seats,
+        wall_remaining: g.wall_remaining(),
+        turn,
+        claim: g.claim_tile(),
+        decision: g.decision(viewer),
+        finished: g.is_finished(),
+    }
+}

@@ -1,0 +1,986 @@
+//! One hand of mahjong as a pure state machine, from the deal to the payments.
+//!
+//! The host asks [`Game::legal_actions`] for a seat, sends one with [`Game::apply`], and reads
+//! what a seat may see with [`Game::view`] and [`Game::events_for`]. Every illegal action is a
+//! typed error and leaves the state untouched. The game never sleeps and never does I/O: time
+//! limits are stated in each [`Decision`] and enforced by the host.
+//!
+//! Flow: deal 13 each (dealer 14) → flowers replaced from the wall's far end, dealer first →
+//! the dealer's turn → discard → every other seat answers the claim window (win beats pung /
+//! kong beats chow; several wins go to the first seat after the discarder, 截和) → the next
+//! seat draws … until a win or the wall runs out (荒牌).
+
+pub mod events;
+mod matches;
+mod scoring;
+
+pub use events::{Decision, DecisionKind, Event, SeatView, TableMeld};
+pub use matches::{HandSummary, Match};
+pub use scoring::{FanLine, WinScore};
+
+use serde::{Deserialize, Serialize};
+
+use crate::hand::{KongKind, Meld, MeldKind, is_complete_counts};
+use crate::rules::RuleSet;
+use crate::seat::{Seat, Wind};
+use crate::tile::{Tile, TileCounts};
+use crate::wall::{Seed, Wall};
+
+/// Something a seat does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", content = "tile", rename_all = "snake_case")]
+pub enum Action {
+    /// Discard this tile.
+    Discard(Tile),
+    /// 吃 the discard into the chow starting at this tile.
+    Chow(Tile),
+    /// 碰 the discard.
+    Pung,
+    /// 明杠 on the discard, with a concealed pung of it.
+    Kong,
+    /// 暗杠 of four held tiles.
+    ConcealedKong(Tile),
+    /// 补杠: add the drawn (or held) tile to an exposed pung.
+    AddedKong(Tile),
+    /// 和: declare a win on the drawn tile, the discard, or the tile of a kong being robbed.
+    Win,
+    /// Let the discard (or the kong) go.
+    Pass,
+}
+
+/// Why an action was refused. The game is unchanged after any of these.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("the hand is over")]
+    Finished,
+    #[error("it is not {0}'s decision")]
+    NotYourTurn(Seat),
+    #[error("{seat} already answered this discard")]
+    AlreadyAnswered { seat: Seat },
+    #[error("{action:?} is not legal for {seat} now (legal: {legal})")]
+    Illegal {
+        seat: Seat,
+        action: Action,
+        legal: String,
+    },
+    #[error("seat {0} does not exist (seats are 0–3)")]
+    NoSuchSeat(u8),
+}
+
+/// Where the hand stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Phase {
+    /// `seat` must discard (or kong, or win). `drawn` is the tile just drawn, if any.
+    Turn {
+        seat: Seat,
+        drawn: Option<Tile>,
+        /// Drawn as a kong's replacement (杠上开花 if it wins).
+        after_kong: bool,
+        /// Claimed a discard: may only discard now.
+        after_claim: bool,
+    },
+    /// Every seat with a possible claim on `tile` must answer.
+    Claims {
+        discarder: Seat,
+        tile: Tile,
+        options: [Vec<Action>; 4],
+        answers: [Option<Action>; 4],
+    },
+    /// `seat` is adding `tile` to a pung: seats that can win on it may rob it (抢杠和).
+    RobKong {
+        seat: Seat,
+        tile: Tile,
+        options: [Vec<Action>; 4],
+        answers: [Option<Action>; 4],
+    },
+    Finished,
+}
+
+/// A discard as it lies on the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discard {
+    pub tile: Tile,
+    /// Taken by another seat into a meld (shown there instead).
+    pub claimed: bool,
+}
+
+/// How a finished hand ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandResult {
+    /// The winner, or `None` for a draw (荒牌).
+    pub winner: Option<Seat>,
+    /// Who discarded the winning tile (or whose kong was robbed); `None` for self-draw.
+    pub discarder: Option<Seat>,
+    pub win_tile: Option<Tile>,
+    pub self_drawn: bool,
+    /// The fan breakdown of the winning hand.
+    pub score: Option<WinScore>,
+    /// Score change per seat; sums to zero.
+    pub deltas: [i32; 4],
+    /// Every concealed hand, revealed (the winner's includes the winning tile).
+    pub hands: [Vec<Tile>; 4],
+    pub melds: [Vec<Meld>; 4],
+    pub flowers: [Vec<Tile>; 4],
+}
+
+/// Everything that fixes a hand before the first action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandSetup {
+    pub rules: RuleSet,
+    pub seed: Seed,
+    /// Who deals (sits East).
+    pub dealer: Seat,
+    /// The round's wind (圈风).
+    pub prevalent: Wind,
+}
+
+/// One hand in progress (or finished).
+#[derive(Clone, Debug)]
+pub struct Game {
+    setup: HandSetup,
+    wall: Wall,
+    hands: [TileCounts; 4],
+    melds: [Vec<Meld>; 4],
+    discards: [Vec<Discard>; 4],
+    flowers: [Vec<Tile>; 4],
+    phase: Phase,
+    /// The dealer has not discarded yet (his first discard has a longer time limit).
+    first_discard: bool,
+    events: Vec<Event>,
+    actions: Vec<(Seat, Action)>,
+    result: Option<HandResult>,
+}
+
+impl Game {
+    /// Shuffles the wall, deals, replaces flowers, and stops at the dealer's first decision.
+    pub fn new(setup: HandSetup) -> Game {
+        let wall = Wall::shuffled(&setup.seed, setup.rules.flowers);
+        Game::with_wall(setup, wall)
+    }
+
+    fn with_wall(setup: HandSetup, wall: Wall) -> Game {
+        let mut g = Game {
+            wall,
+            hands: [TileCounts::new(); 4],
+            melds: Default::default(),
+            discards: Default::default(),
+            flowers: Default::default(),
+            phase: Phase::Finished,
+            first_discard: true,
+            // Typical hands have about 200 events and 120 actions: allocate once.
+            events: Vec::with_capacity(256),
+            actions: Vec::with_capacity(160),
+            result: None,
+            setup,
+        };
+        g.deal();
+        g
+    }
+
+    fn deal(&mut self) {
+        let dealer = self.setup.dealer;
+        let order: [Seat; 4] = std::array::from_fn(|i| dealer.after(i as u8));
+        let mut dealt: [Vec<Tile>; 4] = Default::default();
+        // Three rounds of four tiles, then one each, then the dealer's fourteenth.
+        for round in 0..4 {
+            let n = if round < 3 { 4 } else { 1 };
+            for s in order {
+                for _ in 0..n {
+                    dealt[s.index()].push(self.wall.draw().expect("a fresh wall deals"));
+                }
+            }
+        }
+        let last = self.wall.draw().expect("a fresh wall deals");
+        dealt[dealer.index()].push(last);
+        for s in order {
+            self.events.push(Event::Dealt {
+                seat: s,
+                tiles: Some(dealt[s.index()].clone()),
+            });
+        }
+        // Flowers are set aside and replaced from the far end, dealer first (补花).
+        let mut dealer_last = Some(last);
+        for s in order {
+            let mut pending: Vec<Tile> = Vec::new();
+            for t in &dealt[s.index()] {
+                if t.is_flower() {
+                    pending.push(*t);
+                } else {
+                    self.hands[s.index()].add(*t);
+                }
+            }
+            while let Some(f) = pending.pop() {
+                self.flowers[s.index()].push(f);
+                self.events.push(Event::Flower { seat: s, tile: f });
+                match self.wall.draw_replacement() {
+                    Some(t) if t.is_flower() => pending.push(t),
+                    Some(t) => {
+                        self.hands[s.index()].add(t);
+                        self.events.push(Event::Drew {
+                            seat: s,
+                            tile: Some(t),
+                            replacement: true,
+                        });
+                        if s == dealer {
+                            dealer_last = Some(t);
+                        }
+                    }
+                    None => unreachable!("a fresh wall has tiles for every flower"),
+                }
+            }
+        }
+        // The dealer's fourteenth tile is shown apart like a drawn tile.
+        let drawn = dealer_last.filter(|t| !t.is_flower() && self.hands[dealer.index()].get(*t) > 0);
+        self.phase = Phase::Turn {
+            seat: dealer,
+            drawn,
+            after_kong: false,
+            after_claim: false,
+        };
+    }
+
+    /// The setup this hand was dealt from.
+    pub fn setup(&self) -> &HandSetup {
+        &self.setup
+    }
+
+    pub fn rules(&self) -> &RuleSet {
+        &self.setup.rules
+    }
+
+    /// The seat wind of `seat` (the dealer is East).
+    pub fn seat_wind(&self, seat: Seat) -> Wind {
+        Wind::from_index(seat.distance_from(self.setup.dealer) as usize)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.phase == Phase::Finished
+    }
+
+    pub fn result(&self) -> Option<&HandResult> {
+        self.result.as_ref()
+    }
+
+    /// Every action applied so far, in order.
+    pub fn actions(&self) -> &[(Seat, Action)] {
+        &self.actions
+    }
+
+    /// Every event so far, unfiltered (for records; seats get [`Game::events_for`]).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Tiles left in the wall.
+    pub fn wall_remaining(&self) -> usize {
+        self.wall.remaining()
+    }
+
+    /// Seats that must decide now: the seat on turn, or every seat still to answer a claim.
+    pub fn pending_seats(&self) -> Vec<Seat> {
+        match &self.phase {
+            Phase::Turn { seat, .. } => vec![*seat],
+            Phase::Claims {
+                options, answers, ..
+            }
+            | Phase::RobKong {
+                options, answers, ..
+            } => Seat::ALL
+                .into_iter()
+                .filter(|s| !options[s.index()].is_empty() && answers[s.index()].is_none())
+                .collect(),
+            Phase::Finished => Vec::new(),
+        }
+    }
+
+    /// The actions `seat` may take now (empty when it has nothing to decide).
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        match &self.phase {
+            Phase::Turn {
+                seat: s,
+                drawn,
+                after_kong,
+                after_claim,
+            } if *s == seat => self.turn_actions(seat, *drawn, *after_kong, *after_claim),
+            Phase::Claims {
+                options, answers, ..
+            }
+            | Phase::RobKong {
+                options, answers, ..
+            } if answers[seat.index()].is_none() => options[seat.index()].clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn turn_actions(&self, seat: Seat, drawn: Option<Tile>, after_kong: bool, after_claim: bool) -> Vec<Action> {
+        let hand = &self.hands[seat.index()];
+        let mut v = Vec::new();
+        if !after_claim {
+            if drawn.is_some_and(|win| self.self_draw_score(seat, win, after_kong).is_some_and(|s| s.valid)) {
+                v.push(Action::Win);
+            }
+            // A kong needs a replacement tile; on the wall's last tile only a discard is left.
+            if self.wall.remaining() > 0 {
+                for t in hand.kinds() {
+                    if hand.get(t) == 4 {
+                        v.push(Action::ConcealedKong(t));
+                    }
+                }
+                for m in &self.melds[seat.index()] {
+                    if m.kind == MeldKind::Pung && hand.get(m.tile) > 0 {
+                        v.push(Action::AddedKong(m.tile));
+                    }
+                }
+            }
+        }
+        for t in hand.kinds() {
+            v.push(Action::Discard(t));
+        }
+        v
+    }
+
+    /// Applies `action` for `seat`. On error nothing changes.
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), GameError> {
+        if seat.0 > 3 {
+            return Err(GameError::NoSuchSeat(seat.0));
+        }
+        if self.phase == Phase::Finished {
+            return Err(GameError::Finished);
+        }
+        if self.is_plainly_legal(seat, action) {
+            self.dispatch(seat, action);
+            return Ok(());
+        }
+        let legal = self.legal_actions(seat);
+        if legal.is_empty() {
+            return Err(match &self.phase {
+                Phase::Claims { options, .. } | Phase::RobKong { options, .. }
+                    if !options[seat.index()].is_empty() =>
+                {
+                    GameError::AlreadyAnswered { seat }
+                }
+                _ => GameError::NotYourTurn(seat),
+            });
+        }
+        if !legal.contains(&action) {
+            return Err(GameError::Illegal {
+                seat,
+                action,
+                legal: legal
+                    .iter()
+                    .map(|a| format!("{a:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        self.dispatch(seat, action);
+        Ok(())
+    }
+
+    /// Records and carries out an action already known to be legal.
+    fn dispatch(&mut self, seat: Seat, action: Action) {
+        self.actions.push((seat, action));
+        let turn = match &self.phase {
+            Phase::Turn {
+                drawn, after_kong, ..
+            } => Some((*drawn, *after_kong)),
+            _ => None,
+        };
+        match turn {
+            Some((drawn, after_kong)) => self.on_turn(seat, action, drawn, after_kong),
+            None => self.on_answer(seat, action),
+        }
+    }
+
+    /// The common cases, decided without listing every legal action: a discard of a held tile
+    /// on one's turn, and a pass (or any offered claim) in a claim window.
+    fn is_plainly_legal(&self, seat: Seat, action: Action) -> bool {
+        match (&self.phase, action) {
+            (Phase::Turn { seat: s, .. }, Action::Discard(t)) => {
+                *s == seat && !t.is_flower() && self.hands[seat.index()].get(t) > 0
+            }
+            (
+                Phase::Claims {
+                    options, answers, ..
+                }
+                | Phase::RobKong {
+                    options, answers, ..
+                },
+                a,
+            ) => answers[seat.index()].is_none() && options[seat.index()].contains(&a),
+            _ => false,
+        }
+    }
+
+    fn on_turn(&mut self, seat: Seat, action: Action, drawn: Option<Tile>, after_kong: bool) {
+        let s = seat.index();
+        match action {
+            Action::Discard(t) => {
+                self.hands[s].remove(t);
+                self.first_discard = false;
+                self.discards[s].push(Discard { tile: t, claimed: false });
+                self.events.push(Event::Discarded { seat, tile: t });
+                self.open_claims(seat, t);
+            }
+            Action::Win => {
+                let win = drawn.expect("a win is offered only on a drawn tile");
+                let score = self.self_draw_score(seat, win, after_kong).expect("win offered");
+                self.finish_win(seat, None, win, true, score);
+            }
+            Action::ConcealedKong(t) => {
+                self.hands[s].0[t.index()] -= 4;
+                let meld = Meld::kong(t, KongKind::Concealed, None).expect("a kong of a held tile");
+                self.melds[s].push(meld);
+                self.events.push(Event::Kong {
+                    seat,
+                    meld: TableMeld::of(&meld),
+                });
+                self.first_discard = false;
+                self.draw_for(seat, true);
+            }
+            Action::AddedKong(t) => {
+                // Others may rob it first (抢杠和).
+                let options = self.rob_options(seat, t);
+                self.events.push(Event::AddingKong { seat, tile: t });
+                if options.iter().all(Vec::is_empty) {
+                    self.complete_added_kong(seat, t);
+                } else {
+                    self.phase = Phase::RobKong {
+                        seat,
+                        tile: t,
+                        options,
+                        answers: [None; 4],
+                    };
+                }
+            }
+            _ => unreachable!("turn actions are discard, win and kongs"),
+        }
+    }
+
+    fn complete_added_kong(&mut self, seat: Seat, t: Tile) {
+        let s = seat.index();
+        self.hands[s].remove(t);
+        let m = self.melds[s]
+            .iter_mut()
+            .find(|m| m.kind == MeldKind::Pung && m.tile == t)
+            .expect("added kong on an exposed pung");
+        m.kind = MeldKind::Kong(KongKind::Added);
+        let meld = *m;
+        self.events.push(Event::Kong {
+            seat,
+            meld: TableMeld::of(&meld),
+        });
+        self.first_discard = false;
+        self.draw_for(seat, true);
+    }
+
+    /// Opens the claim window on `tile`, or moves on when nobody can claim it.
+    fn open_claims(&mut self, discarder: Seat, tile: Tile) {
+        let last = self.wall.remaining() == 0;
+        let mut options: [Vec<Action>; 4] = Default::default();
+        for s in Seat::ALL {
+            if s == discarder {
+                continue;
+            }
+            let hand = &self.hands[s.index()];
+            let opts = &mut options[s.index()];
+            if self.discard_score(s, tile, discarder).is_some_and(|sc| sc.valid) {
+                opts.push(Action::Win);
+            }
+            if !(last && self.setup.rules.last_discard_win_only) {
+                let n = hand.get(tile);
+                if n == 3 && self.wall.remaining() > 0 {
+                    opts.push(Action::Kong);
+                }
+                if n >= 2 {
+                    opts.push(Action::Pung);
+                }
+                let chow_ok = !self.setup.rules.chow_from_left_only || s == discarder.next();
+                if chow_ok && tile.is_suited() {
+                    for low in [-2i8, -1, 0] {
+                        let Some(l) = tile.offset(low) else { continue };
+                        if l.rank() > 7 {
+                            continue;
+                        }
+                        let others: Vec<Tile> =
+                            (0..3).filter_map(|d| l.offset(d)).filter(|&x| x != tile).collect();
+                        if others.len() == 2 && others.iter().all(|&x| hand.get(x) > 0) {
+                            opts.push(Action::Chow(l));
+                        }
+                    }
+                }
+            }
+            if !opts.is_empty() {
+                opts.push(Action::Pass);
+            }
+        }
+        if options.iter().all(Vec::is_empty) {
+            self.next_draw(discarder);
+        } else {
+            self.phase = Phase::Claims {
+                discarder,
+                tile,
+                options,
+                answers: [None; 4],
+            };
+        }
+    }
+
+    fn rob_options(&self, kong_seat: Seat, tile: Tile) -> [Vec<Action>; 4] {
+        let mut options: [Vec<Action>; 4] = Default::default();
+        for s in Seat::ALL {
+            if s != kong_seat && self.rob_score(s, tile, kong_seat).is_some_and(|sc| sc.valid) {
+                options[s.index()] = vec![Action::Win, Action::Pass];
+            }
+        }
+        options
+    }
+
+    fn on_answer(&mut self, seat: Seat, action: Action) {
+        let all_answered = match &mut self.phase {
+            Phase::Claims {
+                options, answers, ..
+            }
+            | Phase::RobKong {
+                options, answers, ..
+            } => {
+                answers[seat.index()] = Some(action);
+                (0..4).all(|i| options[i].is_empty() || answers[i].is_some())
+            }
+            _ => unreachable!("answers only in claim windows"),
+        };
+        if !all_answered {
+            return;
+        }
+        match self.phase.clone() {
+            Phase::Claims {
+                discarder,
+                tile,
+                answers,
+                ..
+            } => self.resolve_claims(discarder, tile, answers),
+            Phase::RobKong {
+                seat: kong_seat,
+                tile,
+                answers,
+                ..
+            } => {
+                let robber = (1..4)
+                    .map(|d| kong_seat.after(d))
+                    .find(|s| answers[s.index()] == Some(Action::Win));
+                match robber {
+                    Some(r) => {
+                        // The robbed tile leaves the declarer's hand; his pung stays a pung.
+                        self.hands[kong_seat.index()].remove(tile);
+                        let score = self.rob_score(r, tile, kong_seat).expect("offered");
+                        self.finish_win(r, Some(kong_seat), tile, false, score);
+                    }
+                    None => self.complete_added_kong(kong_seat, tile),
+                }
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// Win beats pung and kong, which beat chow; among several wins the first seat after the
+    /// discarder takes it (截和).
+    fn resolve_claims(&mut self, discarder: Seat, tile: Tile, answers: [Option<Action>; 4]) {
+        let in_order: Vec<Seat> = (1..4).map(|d| discarder.after(d)).collect();
+        let by = |want: fn(&Action) -> bool| {
+            in_order
+                .iter()
+                .copied()
+                .find(|s| answers[s.index()].as_ref().is_some_and(want))
+        };
+        if let Some(w) = by(|a| *a == Action::Win) {
+            let score = self.discard_score(w, tile, discarder).expect("offered");
+            self.take_discard(discarder);
+            self.finish_win(w, Some(discarder), tile, false, score);
+            return;
+        }
+        if let Some(s) = by(|a| matches!(a, Action::Pung | Action::Kong)) {
+            let action = answers[s.index()].expect("answered");
+            self.take_discard(discarder);
+            let h = &mut self.hands[s.index()];
+            let meld = if action == Action::Kong {
+                h.0[tile.index()] -= 3;
+                Meld::kong(tile, KongKind::Exposed, Some(discarder))
+            } else {
+                h.0[tile.index()] -= 2;
+                Meld::pung(tile, Some(tile), Some(discarder))
+            }
+            .expect("a meld of the discard");
+            self.melds[s.index()].push(meld);
+            self.events.push(Event::Claimed {
+                seat: s,
+                from: discarder,
+                meld: TableMeld::of(&meld),
+            });
+            if action == Action::Kong {
+                self.draw_for(s, true);
+            } else {
+                self.phase = Phase::Turn {
+                    seat: s,
+                    drawn: None,
+                    after_kong: false,
+                    after_claim: true,
+                };
+            }
+            return;
+        }
+        if let Some(s) = by(|a| matches!(a, Action::Chow(_))) {
+            let Some(Action::Chow(low)) = answers[s.index()] else {
+                unreachable!()
+            };
+            self.take_discard(discarder);
+            for d in 0..3 {
+                let t = low.offset(d).expect("a chow within the suit");
+                if t != tile {
+                    self.hands[s.index()].remove(t);
+                }
+            }
+            let meld = Meld::chow(low, Some(tile), Some(discarder)).expect("a valid chow");
+            self.melds[s.index()].push(meld);
+            self.events.push(Event::Claimed {
+                seat: s,
+                from: discarder,
+                meld: TableMeld::of(&meld),
+            });
+            self.phase = Phase::Turn {
+                seat: s,
+                drawn: None,
+                after_kong: false,
+                after_claim: true,
+            };
+            return;
+        }
+        self.next_draw(discarder);
+    }
+
+    fn take_discard(&mut self, discarder: Seat) {
+        if let Some(d) = self.discards[discarder.index()].last_mut() {
+            d.claimed = true;
+        }
+    }
+
+    /// After an unclaimed discard: the next seat draws, or the hand is drawn when the wall is
+    /// empty (荒牌).
+    fn next_draw(&mut self, discarder: Seat) {
+        if self.wall.remaining() == 0 {
+            self.finish_draw();
+        } else {
+            self.draw_for(discarder.next(), false);
+        }
+    }
+
+    /// Draws for `seat` (from the far end after a kong), replacing flowers from the far end.
+    fn draw_for(&mut self, seat: Seat, after_kong: bool) {
+        let mut from_back = after_kong;
+        loop {
+            let t = if from_back {
+                self.wall.draw_replacement()
+            } else {
+                self.wall.draw()
+            };
+            let Some(t) = t else {
+                self.finish_draw();
+                return;
+            };
+            if t.is_flower() {
+                self.flowers[seat.index()].push(t);
+                self.events.push(Event::Drew {
+                    seat,
+                    tile: Some(t),
+                    replacement: from_back,
+                });
+                self.events.push(Event::Flower { seat, tile: t });
+                from_back = true;
+                continue;
+            }
+            self.hands[seat.index()].add(t);
+            self.events.push(Event::Drew {
+                seat,
+                tile: Some(t),
+                replacement: from_back,
+            });
+            self.phase = Phase::Turn {
+                seat,
+                drawn: Some(t),
+                after_kong,
+                after_claim: false,
+            };
+            return;
+        }
+    }
+
+    fn finish_draw(&mut self) {
+        self.events.push(Event::DrawGame);
+        self.result = Some(HandResult {
+            winner: None,
+            discarder: None,
+            win_tile: None,
+            self_drawn: false,
+            score: None,
+            deltas: [0; 4],
+            hands: std::array::from_fn(|i| self.hands[i].tiles()),
+            melds: self.melds.clone(),
+            flowers: self.flowers.clone(),
+        });
+        self.phase = Phase::Finished;
+    }
+
+    fn finish_win(&mut self, winner: Seat, discarder: Option<Seat>, tile: Tile, self_drawn: bool, score: WinScore) {
+        let deltas = scoring::payments(score.total, winner, discarder);
+        if !self_drawn {
+            // The claimed (or robbed) tile joins the winner's hand.
+            self.hands[winner.index()].add(tile);
+        }
+        let hands: [Vec<Tile>; 4] = std::array::from_fn(|i| self.hands[i].tiles());
+        self.events.push(Event::Won {
+            seat: winner,
+            from: discarder,
+            tile,
+            total: score.total,
+        });
+        self.result = Some(HandResult {
+            winner: Some(winner),
+            discarder,
+            win_tile: Some(tile),
+            self_drawn,
+            score: Some(score),
+            deltas,
+            hands,
+            melds: self.melds.clone(),
+            flowers: self.flowers.clone(),
+        });
+        self.phase = Phase::Finished;
+    }
+
+    /// Copies of `t` visible on the table: unclaimed discards and exposed melds.
+    fn visible(&self, t: Tile) -> usize {
+        let discards: usize = self
+            .discards
+            .iter()
+            .flatten()
+            .filter(|d| !d.claimed && d.tile == t)
+            .count();
+        let melded: usize = self
+            .melds
+            .iter()
+            .flatten()
+            .filter(|m| m.is_exposed())
+            .map(|m| m.tiles().iter().filter(|&&x| x == t).count())
+            .sum();
+        discards + melded
+    }
+
+    /// Scores a win by `seat` on its own drawn tile `win` (already in the hand).
+    fn self_draw_score(&self, seat: Seat, win: Tile, after_kong: bool) -> Option<WinScore> {
+        let mut concealed = self.hands[seat.index()];
+        if !is_complete_counts(&concealed, self.melds[seat.index()].len()) {
+            return None;
+        }
+        concealed.remove(win);
+        // The drawn tile is on the table once it is revealed: others seen are three.
+        let last_copy = self.visible(win) == 3;
+        self.evaluate(seat, &concealed, win, true, last_copy, after_kong, false)
+    }
+
+    fn discard_score(&self, seat: Seat, tile: Tile, discarder: Seat) -> Option<WinScore> {
+        let concealed = self.hands[seat.index()];
+        let mut with = concealed;
+        with.add(tile);
+        if with.get(tile) > 4 || !is_complete_counts(&with, self.melds[seat.index()].len()) {
+            return None;
+        }
+        let _ = discarder;
+        // The discard itself lies on the table: the other three visible makes it the last.
+        let last_copy = self.visible(tile) == 4;
+        self.evaluate(seat, &concealed, tile, false, last_copy, false, false)
+    }
+
+    fn rob_score(&self, seat: Seat, tile: Tile, _kong_seat: Seat) -> Option<WinScore> {
+        let concealed = self.hands[seat.index()];
+        let mut with = concealed;
+        with.add(tile);
+        if with.get(tile) > 4 || !is_complete_counts(&with, self.melds[seat.index()].len()) {
+            return None;
+        }
+        self.evaluate(seat, &concealed, tile, false, false, false, true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate(
+        &self,
+        seat: Seat,
+        concealed: &TileCounts,
+        win: Tile,
+        self_drawn: bool,
+        last_copy: bool,
+        on_kong: bool,
+        robbing_kong: bool,
+    ) -> Option<WinScore> {
+        scoring::evaluate(
+            &self.setup.rules,
+            &scoring::WinQuery {
+                concealed,
+                melds: &self.melds[seat.index()],
+                win,
+                self_drawn,
+                last_copy,
+                on_kong,
+                robbing_kong,
+                last_tile: self.wall.remaining() == 0,
+                seat_wind: self.seat_wind(seat),
+                round_wind: self.setup.prevalent,
+                flowers: self.flowers[seat.index()].len() as u8,
+            },
+        )
+    }
+
+    /// What `seat` may see: its own tiles, the table, and its own decision.
+    pub fn view(&self, seat: Seat) -> SeatView {
+        events::view(self, seat)
+    }
+
+    /// The events so far as `seat` may see them (other seats' draws and hands hidden).
+    pub fn events_for(&self, seat: Seat) -> Vec<Event> {
+        self.events.iter().map(|e| e.for_seat(seat)).collect()
+    }
+
+    /// Total tiles in every place: wall, hands, melds, discards (unclaimed), flowers. Always
+    /// the rule set's tile count — an invariant the tests check at every step.
+    pub fn tile_census(&self) -> usize {
+        let hands: usize = self.hands.iter().map(|h| h.total()).sum();
+        let melds: usize = self.melds.iter().flatten().map(|m| m.tiles().len()).sum();
+        let discards = self.discards.iter().flatten().filter(|d| !d.claimed).count();
+        let flowers: usize = self.flowers.iter().map(Vec::len).sum();
+        // During a robbing window the added tile is still in the declarer's hand.
+        self.wall.remaining() + hands + melds + discards + flowers
+    }
+
+    /// Checks the engine's invariants: every tile accounted for, no kind more than four times,
+    /// no flower in a hand, every hand of a legal size, payments summing to zero.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let expected = self.setup.rules.tile_count();
+        let census = self.tile_census();
+        if census != expected {
+            return Err(format!("{census} tiles accounted for, expected {expected}"));
+        }
+        let mut all = TileCounts::new();
+        for s in Seat::ALL {
+            let h = &self.hands[s.index()];
+            for (i, &c) in h.0.iter().enumerate() {
+                all.0[i] += c;
+            }
+            for m in &self.melds[s.index()] {
+                m.add_to(&mut all);
+            }
+            let size = h.total() + 3 * self.melds[s.index()].len();
+            let on_turn = matches!(&self.phase, Phase::Turn { seat, .. } if *seat == s)
+                || matches!(&self.phase, Phase::RobKong { seat, .. } if *seat == s);
+            let expected = if on_turn { 14 } else { 13 };
+            if size != expected && !self.is_finished() {
+                return Err(format!("{s} holds {size} tiles counting melds as 3, expected {expected}"));
+            }
+        }
+        for d in self.discards.iter().flatten().filter(|d| !d.claimed) {
+            all.add(d.tile);
+        }
+        for t in self.wall.undrawn() {
+            if !t.is_flower() {
+                all.add(*t);
+            }
+        }
+        if let Some(i) = all.0.iter().position(|&c| c != 4) {
+            return Err(format!("{} copies of {} on the table", all.0[i], Tile::kind(i)));
+        }
+        if let Some(r) = self.result.as_ref().filter(|r| r.deltas.iter().sum::<i32>() != 0) {
+            return Err(format!("payments {:?} do not sum to zero", r.deltas));
+        }
+        Ok(())
+    }
+
+    /// The concealed tiles of `seat` (for the host that owns that seat, and for tests).
+    pub fn concealed(&self, seat: Seat) -> &TileCounts {
+        &self.hands[seat.index()]
+    }
+
+    pub(crate) fn melds_of(&self, seat: Seat) -> &[Meld] {
+        &self.melds[seat.index()]
+    }
+
+    pub(crate) fn discards_of(&self, seat: Seat) -> &[Discard] {
+        &self.discards[seat.index()]
+    }
+
+    pub(crate) fn flowers_of(&self, seat: Seat) -> &[Tile] {
+        &self.flowers[seat.index()]
+    }
+
+    /// The decision pending for `seat`, with its time limit and timeout action.
+    pub fn decision(&self, seat: Seat) -> Option<Decision> {
+        let legal = self.legal_actions(seat);
+        if legal.is_empty() {
+            return None;
+        }
+        let t = &self.setup.rules.time;
+        Some(match &self.phase {
+            Phase::Turn { drawn, .. } => {
+                let fallback = drawn
+                    .filter(|d| legal.contains(&Action::Discard(*d)))
+                    .map(Action::Discard)
+                    .unwrap_or_else(|| {
+                        *legal
+                            .iter()
+                            .rev()
+                            .find(|a| matches!(a, Action::Discard(_)))
+                            .expect("a turn always allows a discard")
+                    });
+                Decision {
+                    kind: DecisionKind::Turn,
+                    legal,
+                    limit_secs: if self.first_discard && seat == self.setup.dealer {
+                        t.first_discard_secs
+                    } else {
+                        t.discard_secs
+                    },
+                    on_timeout: fallback,
+                }
+            }
+            Phase::Claims { tile, .. } => Decision {
+                kind: DecisionKind::Claim { tile: *tile },
+                legal,
+                limit_secs: t.claim_secs,
+                on_timeout: Action::Pass,
+            },
+            Phase::RobKong { tile, .. } => Decision {
+                kind: DecisionKind::RobKong { tile: *tile },
+                legal,
+                limit_secs: t.claim_secs,
+                on_timeout: Action::Pass,
+            },
+            Phase::Finished => return None,
+        })
+    }
+
+    /// The seat on turn and its drawn tile, if a turn is pending.
+    pub(crate) fn turn(&self) -> Option<(Seat, Option<Tile>)> {
+        match &self.phase {
+            Phase::Turn { seat, drawn, .. } => Some((*seat, *drawn)),
+            _ => None,
+        }
+    }
+
+    /// The discard under claim, if a claim window is open.
+    pub(crate) fn claim_tile(&self) -> Option<(Seat, Tile)> {
+        match &self.phase {
+            Phase::Claims { discarder, tile, .. } => Some((*discarder, *tile)),
+            Phase::RobKong { seat, tile, .. } => Some((*seat, *tile)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,516 @@
+//! The seed's rule details, one test each, on scripted walls; and invariants over thousands of
+//! seeded random hands.
+
+use super::*;
+use crate::bot::SimplePlayer;
+use crate::record::{HandRecord, replay};
+use crate::tile::{FLOWERS, KINDS, parse_tiles};
+
+fn tiles(s: &str) -> Vec<Tile> {
+    if s.is_empty() {
+        Vec::new()
+    } else {
+        parse_tiles(s).unwrap()
+    }
+}
+
+fn no_flowers() -> RuleSet {
+    RuleSet {
+        flowers: false,
+        ..RuleSet::guobiao()
+    }
+}
+
+/// A game whose deal is exactly `hands` (seat 0 deals; its hand has 14 tiles, the last one
+/// dealt as its fourteenth), whose next draws from the front are `draws`, and whose
+/// replacement tiles from the far end are `back` (first one first).
+fn scripted(rules: RuleSet, hands: [&str; 4], draws: &str, back: &str) -> Game {
+    let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
+    assert_eq!(hands[0].len(), 14, "the dealer holds 14");
+    assert!(hands[1..].iter().all(|h| h.len() == 13));
+    let mut front = Vec::new();
+    for round in 0..3 {
+        for h in &hands {
+            front.extend_from_slice(&h[round * 4..round * 4 + 4]);
+        }
+    }
+    for h in &hands {
+        front.push(h[12]);
+    }
+    front.push(hands[0][13]);
+    front.extend(tiles(draws));
+    let mut back_tiles = tiles(back);
+    back_tiles.reverse();
+    // Everything else fills the middle.
+    let mut left = [4u8; KINDS + FLOWERS];
+    if !rules.flowers {
+        for f in KINDS..KINDS + FLOWERS {
+            left[f] = 0;
+        }
+    } else {
+        for f in KINDS..KINDS + FLOWERS {
+            left[f] = 1;
+        }
+    }
+    for t in front.iter().chain(&back_tiles) {
+        assert!(left[t.index()] > 0, "too many {t}");
+        left[t.index()] -= 1;
+    }
+    let mut middle = Vec::new();
+    for (i, &n) in left.iter().enumerate() {
+        for _ in 0..n {
+            middle.push(Tile::from_index(i as u8).unwrap());
+        }
+    }
+    let mut order = front;
+    order.extend(middle);
+    order.extend(back_tiles);
+    let setup = HandSetup {
+        rules,
+        seed: Seed::from_u64(0),
+        dealer: Seat(0),
+        prevalent: Wind::East,
+    };
+    Game::with_wall(setup, Wall::from_order(order))
+}
+
+/// Seat 3 waits on 5p (pure straight, ≥ 8); seat 2 can pung it; seat 1 can chow it.
+fn claim_table() -> Game {
+    scripted(
+        no_flowers(),
+        [
+            "5p1112223334447z",
+            "34p159s159m56777z",
+            "55p2468s2468m19p6z",
+            "123456789m46p99s",
+        ],
+        "",
+        "",
+    )
+}
+
+fn discard(g: &mut Game, seat: Seat, t: &str) {
+    g.apply(seat, Action::Discard(t.parse().unwrap())).unwrap();
+}
+
+#[test]
+fn claim_priority_win_beats_pung_beats_chow() {
+    let five = "5p".parse::<Tile>().unwrap();
+    // Everyone claims: the win takes it.
+    let mut g = claim_table();
+    discard(&mut g, Seat(0), "5p");
+    assert_eq!(g.pending_seats(), vec![Seat(1), Seat(2), Seat(3)]);
+    assert!(g.legal_actions(Seat(1)).contains(&Action::Chow("3p".parse().unwrap())));
+    assert!(g.legal_actions(Seat(2)).contains(&Action::Pung));
+    assert!(g.legal_actions(Seat(3)).contains(&Action::Win));
+    g.apply(Seat(1), Action::Chow("3p".parse().unwrap())).unwrap();
+    g.apply(Seat(2), Action::Pung).unwrap();
+    g.apply(Seat(3), Action::Win).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.discarder, r.win_tile), (Some(Seat(3)), Some(Seat(0)), Some(five)));
+    assert_eq!(r.deltas.iter().sum::<i32>(), 0);
+    // Without the win, the pung beats the chow (though the chow answered first).
+    let mut g = claim_table();
+    discard(&mut g, Seat(0), "5p");
+    g.apply(Seat(1), Action::Chow("3p".parse().unwrap())).unwrap();
+    g.apply(Seat(3), Action::Pass).unwrap();
+    g.apply(Seat(2), Action::Pung).unwrap();
+    assert_eq!(g.melds_of(Seat(2)).len(), 1);
+    assert!(g.melds_of(Seat(1)).is_empty());
+    assert_eq!(g.turn(), Some((Seat(2), None)));
+    // With only the chow left, it goes through.
+    let mut g = claim_table();
+    discard(&mut g, Seat(0), "5p");
+    g.apply(Seat(1), Action::Chow("3p".parse().unwrap())).unwrap();
+    g.apply(Seat(2), Action::Pass).unwrap();
+    g.apply(Seat(3), Action::Pass).unwrap();
+    assert_eq!(g.melds_of(Seat(1))[0].notation(), "345p");
+    assert_eq!(g.turn(), Some((Seat(1), None)));
+    g.check_invariants().unwrap();
+}
+
+#[test]
+fn jiehu_first_winner_after_the_discarder_takes_it() {
+    let mut g = scripted(
+        no_flowers(),
+        [
+            "5p1112223334447z",
+            "123456789s46p77z",
+            "159m28p5566z3344s",
+            "123456789m46p99p",
+        ],
+        "",
+        "",
+    );
+    discard(&mut g, Seat(0), "5p");
+    assert!(g.legal_actions(Seat(1)).contains(&Action::Win));
+    assert!(g.legal_actions(Seat(3)).contains(&Action::Win));
+    g.apply(Seat(3), Action::Win).unwrap();
+    assert!(!g.is_finished(), "seat 1 has not answered yet");
+    g.apply(Seat(1), Action::Win).unwrap();
+    assert_eq!(g.result().unwrap().winner, Some(Seat(1)));
+}
+
+#[test]
+fn no_kong_right_after_a_chow() {
+    let mut g = scripted(
+        no_flowers(),
+        [
+            "5p1112223334447z",
+            "34p2222s159m19p56z",
+            "9p1368s2468m5566z",
+            "3m5m7m13579s1p9p777z",
+        ],
+        "8m8m8m9m",
+        "",
+    );
+    discard(&mut g, Seat(0), "5p");
+    while !g.pending_seats().contains(&Seat(1)) || g.turn().is_none() && g.claim_tile().is_some() {
+        let pend = g.pending_seats();
+        if pend.contains(&Seat(1)) {
+            break;
+        }
+        for s in pend {
+            g.apply(s, Action::Pass).unwrap();
+        }
+    }
+    for s in g.pending_seats() {
+        let a = if s == Seat(1) {
+            Action::Chow("3p".parse().unwrap())
+        } else {
+            Action::Pass
+        };
+        g.apply(s, a).unwrap();
+    }
+    assert_eq!(g.turn(), Some((Seat(1), None)));
+    let legal = g.legal_actions(Seat(1));
+    assert!(legal.iter().all(|a| matches!(a, Action::Discard(_))), "{legal:?}");
+    // After the next draw the kong is allowed again.
+    discard(&mut g, Seat(1), "1m");
+    let mut guard = 0;
+    while g.turn().map(|t| t.0) != Some(Seat(1)) {
+        guard += 1;
+        assert!(guard < 50);
+        for s in g.pending_seats() {
+            let a = if g.claim_tile().is_some() {
+                Action::Pass
+            } else {
+                *g.legal_actions(s).iter().rev().find(|a| matches!(a, Action::Discard(_))).unwrap()
+            };
+            g.apply(s, a).unwrap();
+        }
+    }
+    assert!(g.legal_actions(Seat(1)).contains(&Action::ConcealedKong("2s".parse().unwrap())));
+}
+
+#[test]
+fn flower_replacement_from_the_back() {
+    // The dealer is dealt a flower; seat 2 two. Replacements come from the far end, dealer
+    // first: the dealer gets 9s, then seat 2 gets 8s and 7s.
+    let mut g = scripted(
+        RuleSet::guobiao(),
+        [
+            "1f123m456p789s1234z",
+            "111222333m4445z",
+            "2f3f66z777z88m99p12s",
+            "1234567p1234s66m",
+        ],
+        "",
+        "9s8s7s",
+    );
+    assert_eq!(g.flowers_of(Seat(0)), &tiles("1f")[..]);
+    assert_eq!(g.flowers_of(Seat(2)).len(), 2);
+    assert_eq!(g.concealed(Seat(0)).get("9s".parse().unwrap()), 2);
+    assert_eq!(g.concealed(Seat(2)).get("8s".parse().unwrap()), 1);
+    assert_eq!(g.concealed(Seat(2)).get("7s".parse().unwrap()), 1);
+    assert_eq!(g.concealed(Seat(0)).total(), 14);
+    g.check_invariants().unwrap();
+    // A flower drawn later is replaced from the back too.
+    let flower = g.wall.undrawn().iter().position(|t| t.is_flower());
+    assert!(flower.is_some());
+    discard(&mut g, Seat(0), "1z");
+    g.check_invariants().unwrap();
+}
+
+#[test]
+fn eight_point_minimum_no_false_win() {
+    // Seat 3 completes 123m 456p 678s 234s + 5z pair on the discarded 5z: a few points only.
+    let mut g = scripted(
+        no_flowers(),
+        [
+            "5z1112223334447z",
+            "34p159s159m66777z",
+            "55p2468s2468m19p6z",
+            "123m456p678s234s5z",
+        ],
+        "",
+        "",
+    );
+    discard(&mut g, Seat(0), "5z");
+    let mut with = *g.concealed(Seat(3));
+    with.add(Tile::WHITE);
+    assert!(is_complete_counts(&with, 0), "the hand is complete");
+    assert!(!g.legal_actions(Seat(3)).contains(&Action::Win));
+    let before = format!("{g:?}");
+    let err = g.apply(Seat(3), Action::Win).unwrap_err();
+    assert!(matches!(err, GameError::Illegal { .. } | GameError::NotYourTurn(_)), "{err}");
+    assert_eq!(before, format!("{g:?}"), "a refused action changes nothing");
+}
+
+#[test]
+fn robbing_a_kong_and_winning_on_a_kong_replacement() {
+    // 杠上开花: the dealer declares a concealed kong and wins on the replacement.
+    let mut g = scripted(
+        no_flowers(),
+        [
+            "1111m123456789p5s",
+            "222m333m444m666z7z",
+            "555m666m777m1z2z3z4z",
+            "888m999m111s222s3s",
+        ],
+        "",
+        "5s",
+    );
+    g.apply(Seat(0), Action::ConcealedKong("1m".parse().unwrap())).unwrap();
+    assert!(g.legal_actions(Seat(0)).contains(&Action::Win));
+    g.apply(Seat(0), Action::Win).unwrap();
+    let score = g.result().unwrap().score.clone().unwrap();
+    assert!(score.fans.iter().any(|f| f.id == 46), "{score:?}");
+    assert!(!score.fans.iter().any(|f| f.id == 80), "杠上开花 absorbs 自摸");
+
+    // 抢杠和: seat 1 pungs 7s, later draws the fourth and adds it; seat 2 robs it.
+    let mut g = scripted(
+        no_flowers(),
+        [
+            "7s1112223334445z",
+            "77s9s159m258p1p6z5z5z",
+            "123456789m68s11p",
+            "3m9m3p9p2s4s6z6z7z7z7z2m4m",
+        ],
+        "8m1m4p7s",
+        "",
+    );
+    discard(&mut g, Seat(0), "7s");
+    for s in g.pending_seats() {
+        let a = if s == Seat(1) { Action::Pung } else { Action::Pass };
+        g.apply(s, a).unwrap();
+    }
+    discard(&mut g, Seat(1), "6z");
+    let mut guard = 0;
+    while g.turn().map(|t| t.0) != Some(Seat(1)) {
+        guard += 1;
+        assert!(guard < 20);
+        for s in g.pending_seats() {
+            let a = if g.claim_tile().is_some() {
+                Action::Pass
+            } else {
+                let drawn = g.turn().unwrap().1.unwrap();
+                Action::Discard(drawn)
+            };
+            g.apply(s, a).unwrap();
+        }
+    }
+    let seven = "7s".parse::<Tile>().unwrap();
+    assert_eq!(g.turn(), Some((Seat(1), Some(seven))));
+    g.apply(Seat(1), Action::AddedKong(seven)).unwrap();
+    assert_eq!(g.pending_seats(), vec![Seat(2)]);
+    g.check_invariants().unwrap();
+    g.apply(Seat(2), Action::Win).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.discarder), (Some(Seat(2)), Some(Seat(1))));
+    assert!(r.score.as_ref().unwrap().fans.iter().any(|f| f.id == 47));
+    g.check_invariants().unwrap();
+}
+
+fn play(setup: HandSetup, seed: u64) -> Game {
+    let mut g = Game::new(setup);
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));
+    while !g.is_finished() {
+        for s in g.pending_seats() {
+            let a = players[s.index()].pick(&g.legal_actions(s));
+            g.apply(s, a).unwrap();
+        }
+    }
+    g
+}
+
+#[test]
+fn no_dealer_continuation_in_a_whole_sixteen_hand_match() {
+    let mut m = Match::new(RuleSet::guobiao(), Seed::from_u64(42));
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(i as u64));
+    let mut dealer_won = 0;
+    loop {
+        let g = m.game();
+        assert_eq!(g.setup().dealer, Seat((m.hand_index() % 4) as u8), "the deal passes every hand");
+        assert_eq!(g.setup().prevalent, Wind::from_index(m.hand_index() as usize / 4));
+        while !m.game().is_finished() {
+            for s in m.game().pending_seats() {
+                let view = m.game().view(s);
+                let a = crate::bot::Bot::choose(&mut players[s.index()], &view);
+                m.apply(s, a).unwrap();
+            }
+        }
+        if m.game().result().unwrap().winner == Some(m.game().setup().dealer) {
+            dealer_won += 1;
+        }
+        if !m.next_hand() {
+            break;
+        }
+    }
+    assert!(m.is_finished());
+    assert_eq!(m.hands_played(), 16);
+    assert_eq!(m.scores().iter().sum::<i32>(), 0);
+    let _ = dealer_won;
+    assert_eq!(m.standings().len(), 4);
+}
+
+#[test]
+fn winner_deals_keeps_the_dealer_on_his_win_or_a_draw() {
+    let rules = RuleSet {
+        dealer: crate::rules::DealerRule::WinnerDeals,
+        ..RuleSet::guobiao()
+    };
+    let mut m = Match::new(rules, Seed::from_u64(7));
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(i as u64 + 10));
+    for _ in 0..6 {
+        while !m.game().is_finished() {
+            for s in m.game().pending_seats() {
+                let a = players[s.index()].pick(&m.game().legal_actions(s));
+                m.apply(s, a).unwrap();
+            }
+        }
+        let dealer = m.game().setup().dealer;
+        let winner = m.game().result().unwrap().winner;
+        if !m.next_hand() {
+            break;
+        }
+        let expected = match winner {
+            Some(w) => w,
+            None => dealer,
+        };
+        assert_eq!(m.game().setup().dealer, expected);
+    }
+}
+
+#[test]
+fn invariants_hold_over_ten_thousand_random_hands() {
+    let rules = RuleSet::guobiao();
+    for i in 0..10_000u64 {
+        let setup = HandSetup {
+            rules: rules.clone(),
+            seed: Seed::from_u64(i),
+            dealer: Seat((i % 4) as u8),
+            prevalent: Wind::from_index((i / 4) as usize),
+        };
+        let g = play(setup.clone(), i);
+        let record = HandRecord::of(&g).unwrap();
+        // Step through again, checking every invariant after every action.
+        let mut r = Game::new(setup);
+        r.check_invariants().unwrap();
+        for (n, a) in record.actions.iter().enumerate() {
+            r.apply(a.seat, a.action).unwrap();
+            r.check_invariants().unwrap_or_else(|e| panic!("hand {i} action {n}: {e}"));
+            if n % 7 == 0 {
+                for viewer in Seat::ALL {
+                    for e in r.events_for(viewer) {
+                        match e {
+                            Event::Dealt { seat, tiles } => assert_eq!(tiles.is_some(), seat == viewer),
+                            Event::Drew { seat, tile: Some(t), .. } => assert!(seat == viewer || t.is_flower()),
+                            Event::Kong { seat, meld } if meld.kind == MeldKind::Kong(KongKind::Concealed) => {
+                                assert_eq!(meld.tile.is_some(), seat == viewer)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let replayed = replay(&record).unwrap_or_else(|e| panic!("hand {i}: {e}"));
+        assert_eq!(replayed.result(), g.result());
+    }
+}
+
+#[test]
+fn random_illegal_actions_are_refused_and_change_nothing() {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for i in 0..300u64 {
+        let mut g = Game::new(HandSetup {
+            rules: RuleSet::guobiao(),
+            seed: Seed::from_u64(1000 + i),
+            dealer: Seat(0),
+            prevalent: Wind::East,
+        });
+        let mut players: [SimplePlayer; 4] = std::array::from_fn(|k| SimplePlayer::new(i * 4 + k as u64));
+        while !g.is_finished() {
+            // Try something random first.
+            let seat = Seat((rng.next_u32() % 4) as u8);
+            let tile = Tile::kind((rng.next_u32() % 34) as usize);
+            let candidates = [
+                Action::Discard(tile),
+                Action::Chow(tile),
+                Action::Pung,
+                Action::Kong,
+                Action::ConcealedKong(tile),
+                Action::AddedKong(tile),
+                Action::Win,
+                Action::Pass,
+            ];
+            let a = candidates[(rng.next_u32() % 8) as usize];
+            if !g.legal_actions(seat).contains(&a) {
+                let before = format!("{g:?}");
+                assert!(g.apply(seat, a).is_err());
+                assert_eq!(before, format!("{g:?}"));
+            }
+            for s in g.pending_seats() {
+                let a = players[s.index()].pick(&g.legal_actions(s));
+                g.apply(s, a).unwrap();
+            }
+        }
+        assert!(g.apply(Seat(0), Action::Pass) == Err(GameError::Finished));
+    }
+}
+
+#[test]
+fn a_tampered_record_is_rejected_where_it_diverges() {
+    let g = play(
+        HandSetup {
+            rules: RuleSet::guobiao(),
+            seed: Seed::from_u64(5),
+            dealer: Seat(0),
+            prevalent: Wind::East,
+        },
+        5,
+    );
+    let record = HandRecord::of(&g).unwrap();
+    assert!(replay(&record).is_ok());
+    let json = record.to_json();
+    assert_eq!(HandRecord::from_json(&json).unwrap(), record);
+    let mut bad = record.clone();
+    bad.result.deltas[0] += 1;
+    assert!(matches!(replay(&bad), Err(crate::record::ReplayError::ResultDiffers(_))));
+    let mut bad = record.clone();
+    bad.events[5] = Event::DrawGame;
+    assert!(matches!(replay(&bad), Err(crate::record::ReplayError::EventDiffers { index: 5, .. })));
+    let mut bad = record;
+    bad.actions.truncate(3);
+    assert!(replay(&bad).is_err());
+}
+
+#[test]
+fn time_limits_are_stated_with_a_safe_default() {
+    let mut g = claim_table();
+    let d = g.decision(Seat(0)).unwrap();
+    assert_eq!(d.limit_secs, 30, "the dealer's first discard");
+    assert!(matches!(d.on_timeout, Action::Discard(_)));
+    discard(&mut g, Seat(0), "5p");
+    let d = g.decision(Seat(2)).unwrap();
+    assert_eq!((d.limit_secs, d.on_timeout), (3, Action::Pass));
+    for s in g.pending_seats() {
+        g.apply(s, Action::Pass).unwrap();
+    }
+    let d = g.decision(Seat(1)).unwrap();
+    assert_eq!(d.limit_secs, 15);
+    assert_eq!(d.on_timeout, Action::Discard(g.turn().unwrap().1.unwrap()));
+}
