@@ -1,7 +1,10 @@
 //! `tongcheng`: the desktop face of the Tongcheng Mahjong core.
 
+mod arena;
 mod fan;
+mod play;
 mod shanten;
+mod simulate;
 
 use clap::{Parser, Subcommand};
 
@@ -22,6 +25,10 @@ enum Command {
     Shanten(shanten::Args),
     /// Chinese Official fan breakdown of hands given as JSON lines on stdin; one JSON line each.
     Fan(fan::Args),
+    /// Play many hands with simple players and print one JSON summary line.
+    Simulate(simulate::Args),
+    /// Play a match against three bots (a terminal UI, or moves as lines from a script).
+    Play(play::Args),
 }
 
 fn main() {
@@ -29,6 +36,8 @@ fn main() {
     let result = match cli.command {
         Command::Shanten(args) => shanten::run(args),
         Command::Fan(args) => fan::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Play(args) => play::run(args),
     };
     if let Err(e) = result {
         eprintln!("tongcheng: {e}");

@@ -109,6 +109,174 @@ pub fn analyze(c: &TileCounts, melds: usize) -> Result<Shanten, ShantenError> {
     })
 }
 
+/// The overall shanten and the useful tiles of every shape that reaches it — what a player
+/// choosing a discard needs. Cheaper than [`analyze`]: each shape's number is found first and
+/// useful tiles are gathered only for the shapes at the minimum (and a knitted straight is
+/// not examined when it cannot reach it).
+pub fn best(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> {
+    let full = check(c, 0, melds)?;
+    if full {
+        let s = analyze(c, melds)?;
+        let mut useful = TileSet::EMPTY;
+        for sh in [Some(s.regular), s.seven_pairs, s.thirteen_orphans, s.honors_knitted, s.knitted_straight]
+            .into_iter()
+            .flatten()
+        {
+            if sh.shanten == s.shanten {
+                useful |= sh.useful;
+            }
+        }
+        return Ok(ShapeShanten {
+            shanten: s.shanten,
+            useful,
+        });
+    }
+    let c = &c.0;
+    let sets = 4 - melds;
+    // The regular shape is nearly always at the minimum: take its useful tiles in one pass.
+    let (regular_base, regular_useful) = distance_and_improvers(c, sets);
+    let regular = regular_base as i8 - 1;
+    let (mut seven, mut orphans, mut knitted) = (i8::MAX, i8::MAX, i8::MAX);
+    if melds == 0 {
+        seven = 6 - c.iter().map(|&x| (x / 2) as i8).sum::<i8>().min(7);
+        let kinds = ORPHANS.iter().filter(|&&i| c[i] > 0).count() as i8;
+        let pair = ORPHANS.iter().any(|&i| c[i] >= 2);
+        orphans = 13 - kinds - i8::from(pair);
+        let mut held = 0u64;
+        for (i, &x) in c.iter().enumerate() {
+            if x > 0 {
+                held |= 1 << i;
+            }
+        }
+        knitted = KNITS
+            .iter()
+            .map(|k| 13 - ((held & (k.mask() as u64 | HONORS_MASK)).count_ones() as i8).min(14))
+            .min()
+            .expect("six arrangements");
+    }
+    let mut min = regular.min(seven).min(orphans).min(knitted);
+    let mut straight = i8::MAX;
+    if melds <= 1 {
+        for (n, tiles) in KNIT_TILES.iter().enumerate() {
+            let missing = tiles.iter().filter(|&&i| c[i] == 0).count() as i8;
+            if missing - 1 > min {
+                continue;
+            }
+            let rest = knit_rest(c, n);
+            let s = missing + crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8 - 1;
+            straight = straight.min(s);
+        }
+        min = min.min(straight);
+    }
+    let mut useful = TileSet::EMPTY;
+    if regular == min {
+        useful.0 |= regular_useful & below_four(c);
+    }
+    if seven == min {
+        useful |= seven_pairs13(c).useful;
+    }
+    if orphans == min {
+        useful |= orphans13(c).useful;
+    }
+    if knitted == min {
+        useful |= knitted13(c).useful;
+    }
+    if straight == min {
+        useful |= knitted_straight13(c, 1 - melds).useful;
+    }
+    Ok(ShapeShanten {
+        shanten: min,
+        useful,
+    })
+}
+
+/// The overall shanten number alone (no useful tiles): the cheapest whole-hand query.
+pub fn shanten_number(c: &TileCounts, melds: usize) -> i8 {
+    let melds = melds.min(4);
+    // The same formulas hold for 13 and 14 tiles (a surplus tile just goes unused).
+    let regular = crate::hand::shapes_regular_distance(&c.0, 4 - melds) as i8 - 1;
+    special_shanten(&c.0, melds, regular)
+}
+
+/// For a hand of 14 (counting melds as 3), the overall shanten after discarding each kind
+/// held (`i8::MAX` for kinds not held). The regular shape is computed incrementally — the
+/// discard changes one group, merged with the precomputed other three — so choosing a
+/// discard costs little more than one whole-hand query.
+pub fn after_each_discard(c: &TileCounts, melds: usize) -> [i8; KINDS] {
+    table::with_sets!(4 - melds.min(4), after_each_discard_k(c, melds))
+}
+
+fn after_each_discard_k<const K: usize>(c: &TileCounts, melds: usize) -> [i8; KINDS] {
+    let t = tables();
+    let cc = &c.0;
+    let keys = [
+        table::key(&cc[0..9]),
+        table::key(&cc[9..18]),
+        table::key(&cc[18..27]),
+        table::key(&cc[27..34]),
+    ];
+    let g: [Dist; 4] = std::array::from_fn(|j| t.by_key(j, keys[j]));
+    let merge = |a: &Dist, b: &Dist| table::merge_upto::<K>(a, b);
+    let g01 = merge(&g[0], &g[1]);
+    let g23 = merge(&g[2], &g[3]);
+    let others = [
+        merge(&g[1], &g23),
+        merge(&g[0], &g23),
+        merge(&g01, &g[3]),
+        merge(&g01, &g[2]),
+    ];
+    let mut out = [i8::MAX; KINDS];
+    for i in 0..KINDS {
+        if cc[i] == 0 {
+            continue;
+        }
+        let (j, r) = if i >= 27 { (3, i - 27) } else { (i / 9, i % 9) };
+        let d = t.with_removed(j, keys[j], r);
+        let regular = table::merge_final::<K>(&d, &others[j]) as i8 - 1;
+        // The special shapes are cheap to count directly; skip them when they cannot win.
+        let mut rest = *c;
+        rest.0[i] -= 1;
+        out[i] = if melds <= 1 {
+            special_shanten(&rest.0, melds, regular)
+        } else {
+            regular
+        };
+    }
+    out
+}
+
+/// The minimum of `regular` and the special shapes' shanten for a hand.
+fn special_shanten(c: &[u8; KINDS], melds: usize, regular: i8) -> i8 {
+    let mut min = regular;
+    if melds == 0 {
+        let pairs = c.iter().map(|&x| (x / 2) as i8).sum::<i8>().min(7);
+        min = min.min(6 - pairs);
+        let kinds = ORPHANS.iter().filter(|&&i| c[i] > 0).count() as i8;
+        let pair = ORPHANS.iter().any(|&i| c[i] >= 2);
+        min = min.min(13 - kinds - i8::from(pair));
+        let mut held = 0u64;
+        for (i, &x) in c.iter().enumerate() {
+            if x > 0 {
+                held |= 1 << i;
+            }
+        }
+        for k in KNITS {
+            min = min.min(13 - ((held & (k.mask() as u64 | HONORS_MASK)).count_ones() as i8).min(14));
+        }
+    }
+    if melds <= 1 {
+        for (n, tiles) in KNIT_TILES.iter().enumerate() {
+            let missing = tiles.iter().filter(|&&i| c[i] == 0).count() as i8;
+            if missing - 1 > min {
+                continue;
+            }
+            let rest = knit_rest(c, n);
+            min = min.min(missing + crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8 - 1);
+        }
+    }
+    min
+}
+
 /// Shanten with wilds: `real` holds the non-wild tiles, `wilds` how many wilds the hand holds,
 /// `wild` the wild kind (drawing one is always useful while fewer than four are held).
 pub fn analyze_wild(

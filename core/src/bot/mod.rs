@@ -1,0 +1,449 @@
+//! Players that decide by themselves. A bot sees only its seat's view — the type system makes
+//! anything else impossible: [`Bot::choose`] receives a [`SeatView`] and nothing more — and is
+//! deterministic given its own seed, so a game with bots replays exactly.
+//!
+//! Three levels:
+//! - **easy** plays towards a win by shanten alone, claims greedily, never defends;
+//! - **normal** discards by shanten and then by live useful tiles (copies not yet seen),
+//!   claims only when the claim brings it closer and the hand keeps some value;
+//! - **hard** plans for a hand that can reach the 8-point minimum (flushes, straights, mixed
+//!   triple chows, all pungs, seven pairs, knitted hands …), checks that its waits actually
+//!   pay, weighs value against speed, and defends when it is far from winning and someone
+//!   looks ready.
+
+pub mod eval;
+pub mod knowledge;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Action, DecisionKind, SeatView};
+use crate::hand::{KongKind, Meld, MeldKind};
+use crate::shanten::{after_each_discard, shanten_number};
+use crate::tile::{Tile, TileCounts};
+use eval::{Progress, danger, progress, valid_waits, value};
+use knowledge::Knowledge;
+
+/// Chooses one of the legal actions of a pending decision.
+pub trait Bot: Send {
+    /// `view.decision` is present whenever the host asks.
+    fn choose(&mut self, view: &SeatView) -> Action;
+}
+
+/// The simplest player: wins whenever it may, otherwise picks a random legal action. Used by
+/// `tongcheng simulate` to exercise every corner of the engine.
+#[derive(Clone, Debug)]
+pub struct SimplePlayer {
+    rng: ChaCha8Rng,
+}
+
+impl SimplePlayer {
+    pub fn new(seed: u64) -> SimplePlayer {
+        SimplePlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// The choice among `legal` (non-empty): a win if offered, else a random action.
+    pub fn pick(&mut self, legal: &[Action]) -> Action {
+        if legal.contains(&Action::Win) {
+            return Action::Win;
+        }
+        legal[(self.rng.next_u32() as usize) % legal.len()]
+    }
+}
+
+impl Bot for SimplePlayer {
+    fn choose(&mut self, view: &SeatView) -> Action {
+        match &view.decision {
+            Some(d) => self.pick(&d.legal),
+            None => Action::Pass,
+        }
+    }
+}
+
+/// A bot's strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Easy,
+    Normal,
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        match s {
+            "easy" => Ok(Level::Easy),
+            "normal" => Ok(Level::Normal),
+            "hard" => Ok(Level::Hard),
+            _ => Err(format!("'{s}' is not a bot level (easy, normal, hard)")),
+        }
+    }
+}
+
+/// A bot of one level.
+#[derive(Clone, Debug)]
+pub struct LevelBot {
+    level: Level,
+    rng: ChaCha8Rng,
+}
+
+impl LevelBot {
+    pub fn new(level: Level, seed: u64) -> LevelBot {
+        LevelBot {
+            level,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    pub fn level(&self) -> Level {
+        self.level
+    }
+}
+
+impl Bot for LevelBot {
+    fn choose(&mut self, view: &SeatView) -> Action {
+        let Some(d) = &view.decision else {
+            return Action::Pass;
+        };
+        if d.legal.contains(&Action::Win) {
+            return Action::Win;
+        }
+        if d.legal.len() == 1 {
+            return d.legal[0];
+        }
+        let k = Knowledge::from_view(view);
+        match d.kind {
+            DecisionKind::Turn => self.turn(&k, &d.legal),
+            DecisionKind::Claim { tile } => self.claim(&k, tile, &d.legal),
+            DecisionKind::RobKong { .. } => Action::Pass,
+        }
+    }
+}
+
+/// One candidate discard, judged.
+#[derive(Clone, Debug)]
+pub struct DiscardJudgement {
+    pub tile: Tile,
+    pub progress: Progress,
+    /// Live copies of waits that reach the minimum (ready hands only).
+    pub valid_waits: Option<u32>,
+    pub value: f32,
+    pub danger: f32,
+    pub score: f32,
+}
+
+/// Judges every discard of a 14-tile turn the way the hard bot does, best first.
+pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> {
+    let melds = k.melds.len();
+    let mut out: Vec<DiscardJudgement> = Vec::new();
+    for a in legal {
+        let Action::Discard(t) = *a else { continue };
+        let mut c = k.hand;
+        c.remove(t);
+        out.push(DiscardJudgement {
+            tile: t,
+            progress: progress(k, &c, melds),
+            valid_waits: None,
+            value: 0.0,
+            danger: danger(k, t),
+            score: 0.0,
+        });
+    }
+    let best = out.iter().map(|j| j.progress.shanten).min().unwrap_or(8);
+    // Own distance sets the mood: far from winning and facing a threat, safety first.
+    let max_threat = k
+        .opponents
+        .iter()
+        .map(|o| eval::threat(k, o))
+        .fold(0.0f32, f32::max);
+    let defend = if best >= 2 { max_threat * 3.0 } else if best == 1 { max_threat } else { 0.3 * max_threat };
+    for j in &mut out {
+        let mut c = k.hand;
+        c.remove(j.tile);
+        let s = j.progress.shanten;
+        if s > best + 1 {
+            j.score = -1000.0 - s as f32;
+            continue;
+        }
+        j.value = value(k, &c, &k.melds);
+        let mut speed = j.progress.live as f32;
+        let mut step = s as f32;
+        if s == 0 {
+            let (valid, _all, best_pts) = valid_waits(k, &c, &k.melds, j.progress.useful);
+            j.valid_waits = Some(valid);
+            if valid == 0 {
+                // Ready but unable to reach the minimum: as good as one step further.
+                step = 1.0;
+                speed = 0.0;
+            } else {
+                speed = valid as f32 * 1.5;
+                j.value = j.value.max(best_pts as f32);
+            }
+        }
+        if s == 1 && best == 1 {
+            // One step from ready: count the draws that lead to a ready hand whose waits pay,
+            // weighted by how many paying tiles that ready hand would wait on.
+            let (good, paying) = paying_draws(k, &c);
+            speed = good as f32 * 0.8 + (paying as f32).min(40.0) * 0.05;
+            if good == 0 {
+                step += 0.5;
+            }
+        }
+        let worth = if j.value >= 8.0 { 1.0 } else { j.value / 8.0 };
+        j.score = -12.0 * step + 0.35 * speed.min(30.0) + 6.0 * worth - 6.0 * defend * j.danger;
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.tile.cmp(&b.tile)));
+    out
+}
+
+/// For a hand one step from ready (`c`, 13 tiles): the live draws after which some discard
+/// leaves a ready hand with paying waits, and the paying live tiles summed over those draws.
+fn paying_draws(k: &Knowledge, c: &TileCounts) -> (u32, u32) {
+    let melds = k.melds.len();
+    let p = progress(k, c, melds);
+    let mut good = 0u32;
+    let mut paying = 0u32;
+    for t in p.useful.iter() {
+        let live = k.live(t) as u32;
+        if live == 0 {
+            continue;
+        }
+        let mut with = *c;
+        with.add(t);
+        let mut best_valid = 0u32;
+        for d in with.kinds() {
+            let mut r = with;
+            r.remove(d);
+            if shanten_number(&r, melds) != 0 {
+                continue;
+            }
+            let waits = progress(k, &r, melds).useful;
+            let (valid, _, _) = valid_waits(k, &r, &k.melds, waits);
+            best_valid = best_valid.max(valid);
+        }
+        if best_valid > 0 {
+            good += live;
+            paying += live * best_valid;
+        }
+    }
+    (good, paying)
+}
+
+impl LevelBot {
+    fn turn(&mut self, k: &Knowledge, legal: &[Action]) -> Action {
+        let melds = k.melds.len();
+        match self.level {
+            Level::Easy => {
+                if let Some(a) = legal.iter().find(|a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))) {
+                    return *a;
+                }
+                let mut best = Vec::new();
+                let mut best_s = i8::MAX;
+                let after = after_each_discard(&k.hand, melds);
+                for a in legal {
+                    let Action::Discard(t) = *a else { continue };
+                    let s = after[t.index()];
+                    if s < best_s {
+                        best_s = s;
+                        best.clear();
+                    }
+                    if s == best_s {
+                        best.push(*a);
+                    }
+                }
+                best[(self.rng.next_u32() as usize) % best.len()]
+            }
+            Level::Normal => {
+                // Shanten first (cheap), live useful tiles only among the best.
+                let after = after_each_discard(&k.hand, melds);
+                let mut cands: Vec<(i8, Tile)> = Vec::with_capacity(14);
+                for a in legal {
+                    let Action::Discard(t) = *a else { continue };
+                    cands.push((after[t.index()], t));
+                }
+                let best_s = cands.iter().map(|c| c.0).min().expect("a turn offers a discard");
+                let mut best: Option<(u32, i32, Tile)> = None;
+                for &(s, t) in &cands {
+                    if s != best_s {
+                        continue;
+                    }
+                    let mut c = k.hand;
+                    c.remove(t);
+                    let live = progress(k, &c, melds).live;
+                    let key = (live, isolation(&k.hand, t), t);
+                    if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
+                        best = Some(key);
+                    }
+                }
+                let discard = Action::Discard(best.expect("at least one best discard").2);
+                if let Some(kong) = self.worthwhile_kong(k, legal, best_s) {
+                    return kong;
+                }
+                discard
+            }
+            Level::Hard => {
+                let judged = judge_discards(k, legal);
+                let best = &judged[0];
+                if let Some(kong) = self.worthwhile_kong(k, legal, best.progress.shanten) {
+                    return kong;
+                }
+                Action::Discard(best.tile)
+            }
+        }
+    }
+
+    /// A kong that does not set the hand back: declare it (a free draw and points).
+    fn worthwhile_kong(&self, k: &Knowledge, legal: &[Action], best_shanten: i8) -> Option<Action> {
+        for a in legal {
+            let (t, n) = match *a {
+                Action::ConcealedKong(t) => (t, 4),
+                Action::AddedKong(t) => (t, 1),
+                _ => continue,
+            };
+            let mut c = k.hand;
+            c.0[t.index()] -= n;
+            let melds = if n == 4 { k.melds.len() + 1 } else { k.melds.len() };
+            if shanten_number(&c, melds) <= best_shanten {
+                return Some(*a);
+            }
+        }
+        None
+    }
+
+    fn claim(&mut self, k: &Knowledge, tile: Tile, legal: &[Action]) -> Action {
+        let claims: Vec<Action> = legal.iter().copied().filter(|a| *a != Action::Pass).collect();
+        if claims.is_empty() {
+            return Action::Pass;
+        }
+        if self.level == Level::Easy {
+            // Greedy: the biggest claim on offer.
+            return *claims
+                .iter()
+                .find(|a| **a == Action::Kong)
+                .or_else(|| claims.iter().find(|a| **a == Action::Pung))
+                .unwrap_or(&claims[0]);
+        }
+        let melds = k.melds.len();
+        let now = shanten_number(&k.hand, melds);
+        // A claim fixes how the tile is used, so it can only advance the hand if drawing the
+        // same tile would: when it would not, only a kong (which draws again) is worth a look.
+        let mut with = k.hand;
+        with.add(tile);
+        let tile_helps = shanten_number(&with, melds) < now;
+        let claims: Vec<Action> = claims.into_iter().filter(|a| tile_helps || *a == Action::Kong).collect();
+        let mut now_value: Option<f32> = None;
+        let mut best: Option<(f32, Action)> = None;
+        for a in claims {
+            let Some((after, new_melds)) = after_claim(k, tile, a) else { continue };
+            // Shanten after the claim and its best discard (a kong draws instead).
+            let (s, discards): (i8, Vec<Tile>) = if a == Action::Kong {
+                (shanten_number(&after, new_melds.len()), Vec::new())
+            } else {
+                let mut best_s = i8::MAX;
+                let mut ds = Vec::new();
+                for d in after.kinds() {
+                    let mut c = after;
+                    c.remove(d);
+                    let s = shanten_number(&c, new_melds.len());
+                    if s < best_s {
+                        best_s = s;
+                        ds.clear();
+                    }
+                    if s == best_s {
+                        ds.push(d);
+                    }
+                }
+                (best_s, ds)
+            };
+            let advances = s < now || (a == Action::Kong && s <= now);
+            if !advances {
+                continue;
+            }
+            // Only a claim that advances is worth judging for value.
+            let v = if discards.is_empty() {
+                value(k, &after, &new_melds)
+            } else {
+                discards
+                    .iter()
+                    .map(|&d| {
+                        let mut c = after;
+                        c.remove(d);
+                        value(k, &c, &new_melds)
+                    })
+                    .fold(0.0f32, f32::max)
+            };
+            let threshold = match self.level {
+                Level::Normal => 5.0,
+                _ => 7.5,
+            };
+            let keeps_value = v >= threshold
+                || (self.level == Level::Normal
+                    && v >= *now_value.get_or_insert_with(|| value(k, &k.hand, &k.melds)));
+            if keeps_value {
+                let score = v - 3.0 * s as f32;
+                if best.as_ref().is_none_or(|b| score > b.0) {
+                    best = Some((score, a));
+                }
+            }
+        }
+        best.map_or(Action::Pass, |b| b.1)
+    }
+}
+
+/// The concealed hand and melds after claiming `tile` with `a`.
+fn after_claim(k: &Knowledge, tile: Tile, a: Action) -> Option<(TileCounts, Vec<Meld>)> {
+    let mut c = k.hand;
+    let mut melds = k.melds.clone();
+    match a {
+        Action::Pung => {
+            c.0[tile.index()] = c.0[tile.index()].checked_sub(2)?;
+            melds.push(Meld::pung(tile, Some(tile), None).ok()?);
+        }
+        Action::Kong => {
+            c.0[tile.index()] = c.0[tile.index()].checked_sub(3)?;
+            melds.push(Meld::kong(tile, KongKind::Exposed, None).ok()?);
+        }
+        Action::Chow(low) => {
+            for d in 0..3 {
+                let t = low.offset(d)?;
+                if t != tile && !c.remove(t) {
+                    return None;
+                }
+            }
+            melds.push(Meld::chow(low, Some(tile), None).ok()?);
+        }
+        _ => return None,
+    }
+    debug_assert!(melds.iter().all(|m| m.kind != MeldKind::Kong(KongKind::Concealed) || m.claimed.is_none()));
+    Some((c, melds))
+}
+
+/// How loosely `t` sits in the hand: higher for lone honors and terminals (discard first).
+fn isolation(hand: &TileCounts, t: Tile) -> i32 {
+    let mut neighbours = hand.get(t) as i32 - 1;
+    if t.is_suited() {
+        for d in [-2i8, -1, 1, 2] {
+            if let Some(n) = t.offset(d) {
+                neighbours += hand.get(n) as i32;
+            }
+        }
+    }
+    let edge = if t.is_honor() { 2 } else if t.is_terminal() { 1 } else { 0 };
+    edge - 2 * neighbours
+}
