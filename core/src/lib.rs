@@ -3,11 +3,19 @@
 //! Data flows one way: [`tile`] → [`hand`] → [`shanten`] → scoring → game. The core is pure: no
 //! I/O, no global mutable state (lookup tables built once are the only statics).
 
+pub mod bot;
+pub mod game;
 pub mod hand;
+pub mod hint;
+#[cfg(feature = "history")]
+pub mod history;
+pub mod record;
+pub mod rules;
 pub mod score;
 pub mod seat;
 pub mod shanten;
 pub mod tile;
+pub mod wall;
 
 pub use hand::{Hand, KongKind, Meld, MeldKind};
 pub use seat::{Seat, Wind};

@@ -1,0 +1,138 @@
+//! The hand history on a real file-backed WAL database in a temporary directory.
+//!
+//! - `history/insert_hand`: storing one finished hand (its own transaction, as the game does).
+//!   Target ≤ 1 ms.
+//! - `history/stats_100k`: the player's statistics over 100,000 stored hands. Target ≤ 50 ms.
+//! - `history/list_20_of_100k`: the first page of the hand list over the same history.
+//!
+//! The 100k history is built once, before measuring, from a few real records (played by
+//! simple players) stored under different seats and times, inside big transactions.
+
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tongcheng_core::bot::SimplePlayer;
+use tongcheng_core::game::{Game, HandSetup};
+use tongcheng_core::history::{HistoryStore, NewHand};
+use tongcheng_core::record::HandRecord;
+use tongcheng_core::rules::RuleSet;
+use tongcheng_core::seat::{Seat, Wind};
+use tongcheng_core::wall::Seed;
+
+const BIG: usize = 100_000;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        let p =
+            std::env::temp_dir().join(format!("tongcheng-history-bench-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("a temporary directory");
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn play(seed: u64) -> HandRecord {
+    let mut g = Game::new(HandSetup {
+        rules: RuleSet::guobiao(),
+        seed: Seed::from_u64(seed),
+        dealer: Seat((seed % 4) as u8),
+        prevalent: Wind::East,
+    });
+    let mut players: [SimplePlayer; 4] =
+        std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));
+    while !g.is_finished() {
+        for s in g.pending_seats() {
+            let a = players[s.index()].pick(&g.legal_actions(s));
+            g.apply(s, a).expect("a legal action");
+        }
+    }
+    HandRecord::of(&g).expect("a finished hand")
+}
+
+/// Twelve real wins (each with its own fans) and four drawn hands.
+fn sample_records() -> Vec<HandRecord> {
+    let (mut wins, mut draws) = (Vec::new(), Vec::new());
+    for seed in 0.. {
+        if wins.len() == 12 && draws.len() == 4 {
+            break;
+        }
+        let r = play(seed);
+        match r.result.winner {
+            Some(_) if wins.len() < 12 => wins.push(r),
+            None if draws.len() < 4 => draws.push(r),
+            _ => {}
+        }
+    }
+    wins.extend(draws);
+    wins
+}
+
+fn bench_history(c: &mut Criterion) {
+    let records = sample_records();
+    let dir = TempDir::new();
+
+    let mut h = HistoryStore::open(dir.0.join("insert.db")).expect("open");
+    let mut i = 0usize;
+    c.bench_function("history/insert_hand", |b| {
+        b.iter(|| {
+            let r = &records[i % records.len()];
+            h.add_hand(
+                r,
+                Seat((i / records.len() % 4) as u8),
+                1_700_000_000 + i as i64,
+                None,
+            )
+            .expect("stored");
+            i += 1;
+        })
+    });
+    drop(h);
+
+    let path = dir.0.join("big.db");
+    let mut h = HistoryStore::open(&path).expect("open");
+    let started = std::time::Instant::now();
+    let hands: Vec<NewHand> = (0..BIG)
+        .map(|i| NewHand {
+            record: &records[i % records.len()],
+            seat: Seat((i / records.len() % 4) as u8),
+            played_at: 1_600_000_000 + i as i64 * 60,
+            match_id: None,
+        })
+        .collect();
+    for chunk in hands.chunks(10_000) {
+        h.import(chunk).expect("imported");
+    }
+    drop(h);
+    let h = HistoryStore::open(&path).expect("reopen");
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    let st = h.stats().expect("stats");
+    eprintln!(
+        "built {} hands in {:.1?} ({} MB); {} wins ({:.1}%), biggest {:?}, top fan {:?}",
+        st.hands,
+        started.elapsed(),
+        size >> 20,
+        st.wins,
+        100.0 * st.win_rate,
+        st.biggest,
+        st.top_fans.first().map(|f| (&f.name, f.wins))
+    );
+    assert_eq!(st.hands, BIG as u64);
+
+    c.bench_function("history/stats_100k", |b| {
+        b.iter(|| h.stats().expect("stats"))
+    });
+    c.bench_function("history/list_20_of_100k", |b| {
+        b.iter(|| h.list_hands(0, 20).expect("a page"))
+    });
+}
+
+criterion_group!(benches, bench_history);
+criterion_main!(benches);
