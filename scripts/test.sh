@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test: the Rust unit, property and integration tests, then the cross-checks of
-# `tongcheng shanten` (and `tongcheng fan`, once present) against the independent pymahjonggb
-# implementation. Installs what it needs (pymahjonggb from PyPI) on a fresh machine.
+# Runs every test: the Rust unit, property and integration tests, the Kotlin tests of the
+# FFI boundary on the JVM, then the cross-checks of `tongcheng shanten` and `tongcheng fan`
+# against the independent pymahjonggb implementation. Installs what it needs (pymahjonggb from
+# PyPI, JNA from Debian, the Kotlin compiler from PyPI) on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace
+
+# The phone boundary: Kotlin on the JVM against the real library (installs its toolchain).
+bash tests/kotlin/run.sh
 
 cargo build --release -p tongcheng-cli
 if ! python3 -c "import MahjongGB" 2>/dev/null; then

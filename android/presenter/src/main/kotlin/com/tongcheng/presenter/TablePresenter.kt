@@ -1,0 +1,157 @@
+package com.tongcheng.presenter
+
+import com.tongcheng.core.ActionModel
+import com.tongcheng.core.GameSession
+import com.tongcheng.core.HintModel
+import com.tongcheng.core.TableModel
+import com.tongcheng.core.TileModel
+import com.tongcheng.core.TongchengException
+
+/** A tile as the screen draws it. */
+data class TileUi(val code: String, val glyph: String, val suit: String, val tappable: Boolean)
+
+/** A button under the hand: claim, pass, win, kong. */
+data class ButtonUi(val label: String, val action: ActionModel)
+
+/** One seat around the table. */
+data class SeatUi(
+    val seat: Int,
+    val wind: String,
+    val isYou: Boolean,
+    val isTurn: Boolean,
+    val score: Int,
+    val concealed: Int,
+    val melds: List<String>,
+    val discards: List<TileUi>,
+    val flowers: Int,
+)
+
+/** Everything the table screen shows: the screen renders this and nothing else. */
+data class TableUi(
+    val title: String,
+    val status: String,
+    val seats: List<SeatUi>,
+    val hand: List<TileUi>,
+    val drawn: TileUi?,
+    val buttons: List<ButtonUi>,
+    val wall: Int,
+    val secondsLimit: Int,
+    val resultLines: List<String>,
+    val handFinished: Boolean,
+    val matchFinished: Boolean,
+    val error: String?,
+)
+
+/**
+ * The screen logic of the table, free of Android imports so the JVM tests run it against the
+ * real Rust library. The Compose UI (and the SwiftUI mirror) only draw [TableUi] and forward
+ * taps here.
+ */
+class TablePresenter(private val session: GameSession) : AutoCloseable {
+    var state: TableUi = render(session.table(), null)
+        private set
+
+    /** Lets the bots play until it is the human's turn; call once at the start of a hand. */
+    fun start(): TableUi = update { session.advance() }
+
+    /** A tap on a tile of the hand: discards it when a discard is legal. */
+    fun tapTile(code: String): TableUi {
+        val legal = session.table().pending?.legal.orEmpty()
+        val discard = legal.firstOrNull { it is ActionModel.Discard && it.tile == code }
+            ?: return state.copy(error = "You cannot discard $code now")
+        return press(discard)
+    }
+
+    /** A button (or any action): applies it, then lets the bots play on. */
+    fun press(action: ActionModel): TableUi = update {
+        session.act(action)
+        session.advance()
+    }
+
+    /** The decision's time ran out: take the safe default, as the rules say. */
+    fun timeout(): TableUi {
+        val fallback = session.table().pending?.onTimeout ?: return state
+        return press(fallback)
+    }
+
+    fun hint(): HintModel? = session.hint()
+
+    /** Deals the next hand of a match; false when the match is over. */
+    fun nextHand(): Boolean {
+        val moved = session.nextHand()
+        if (moved) start()
+        return moved
+    }
+
+    override fun close() = session.close()
+
+    private fun update(block: () -> TableModel): TableUi {
+        state = try {
+            render(block(), null)
+        } catch (e: TongchengException) {
+            render(session.table(), e.message)
+        }
+        return state
+    }
+
+    companion object {
+        fun tileUi(t: TileModel, tappable: Boolean) = TileUi(t.code, t.glyph, t.suit, tappable)
+
+        fun label(a: ActionModel): String = when (a) {
+            is ActionModel.Discard -> "Discard ${a.tile}"
+            is ActionModel.Chow -> "Chow ${a.low}"
+            is ActionModel.Pung -> "Pung"
+            is ActionModel.Kong -> "Kong"
+            is ActionModel.ConcealedKong -> "Kong ${a.tile}"
+            is ActionModel.AddedKong -> "Kong ${a.tile}"
+            is ActionModel.Win -> "Win"
+            is ActionModel.Pass -> "Pass"
+        }
+
+        fun render(t: TableModel, error: String?): TableUi {
+            val pending = t.pending
+            val canDiscard = pending?.kind == "turn"
+            val buttons = pending?.legal.orEmpty().filter { it !is ActionModel.Discard }.map { ButtonUi(label(it), it) }
+            val status = when {
+                t.finished -> "Hand over"
+                pending == null -> "Waiting for the other players"
+                pending.kind == "turn" -> "Your turn: tap a tile to discard"
+                else -> "Claim ${pending.tile?.code ?: ""}?"
+            }
+            val result = t.result
+            val resultLines = if (result == null) emptyList() else buildList {
+                val w = result.winner
+                add(if (w == null) "Draw: the wall is exhausted" else "Seat $w wins${if (result.selfDrawn) " (self-drawn)" else ""}")
+                result.fans.forEach { add("${it.zh} ${it.en}  ${it.points}${if (it.count > 1u) " ×${it.count}" else ""}") }
+                if (w != null) add("Total ${result.total}")
+                add("Scores: " + result.deltas.joinToString(" "))
+            }
+            return TableUi(
+                title = "Hand ${t.handNumber} · ${t.prevalentWind} round",
+                status = status,
+                seats = t.seats.map { s ->
+                    SeatUi(
+                        seat = s.seat.toInt(),
+                        wind = s.wind,
+                        isYou = s.isYou,
+                        isTurn = s.isTurn,
+                        score = s.score,
+                        concealed = s.concealedCount.toInt(),
+                        melds = s.melds.map { m -> if (m.tiles.isEmpty()) "🀫🀫🀫🀫" else m.tiles.joinToString("") { it.glyph } },
+                        discards = s.discards.map { tileUi(it.tile, false) },
+                        flowers = s.flowers.size,
+                    )
+                },
+                hand = t.hand.map { tileUi(it, canDiscard) },
+                drawn = t.drawn?.let { tileUi(it, canDiscard) },
+                buttons = buttons,
+                wall = t.wallRemaining.toInt(),
+                secondsLimit = pending?.timeLimitSecs?.toInt() ?: 0,
+                resultLines = resultLines,
+                handFinished = t.finished,
+                matchFinished = t.matchFinished,
+                error = error,
+            )
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! The phone boundary: the UniFFI surface of the Tongcheng Mahjong core.
+//!
+//! No game logic lives here — every call wraps the core. The shells (Kotlin on Android, Swift
+//! on iOS) draw the [`model::TableModel`] and send back [`model::ActionModel`]s.
+//!
+//! - [`session::GameSession`]: a hand or a match against bots; `table()`, `act()`,
+//!   `advance()`, `hint()`, `result()`, `record_json()`, `next_hand()`.
+//! - [`history::HistoryStore`]: the local hand history (SQLite).
+//! - [`session::TableListener`]: the shells' callback for every change.
+//!
+//! Errors cross as one enum, [`TongchengError`]; a panic never crosses (UniFFI catches it
+//! and the profile keeps unwinding on). Objects are `Send + Sync`; Kotlin must `close()`
+//! them, Swift frees them with the last reference.
+
+pub mod history;
+pub mod model;
+pub mod session;
+
+uniffi::setup_scaffolding!();
+
+/// The one public error type at the boundary. Flat: each variant reaches Kotlin and Swift as
+/// its own exception type whose message is the text below.
+#[derive(Debug, thiserror::Error, uniffi::Error)]
+#[uniffi(flat_error)]
+pub enum TongchengError {
+    /// The action is not legal now; nothing changed.
+    #[error("illegal action: {message}")]
+    IllegalAction { message: String },
+    /// Malformed input: bad tile notation, an unknown rule set or level, a bad record.
+    #[error("invalid input: {message}")]
+    InvalidInput { message: String },
+    /// The history database failed (corrupt, newer than this build, I/O).
+    #[error("storage: {message}")]
+    Storage { message: String },
+    /// No such record.
+    #[error("not found: {message}")]
+    NotFound { message: String },
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the FFI library (release) and generates the Kotlin and Swift bindings from it in
+# library mode. Output: build/bindings/{kotlin,swift}. Generated code is build output, never
+# committed.
+#   scripts/bindings.sh [--target TRIPLE]   (e.g. aarch64-linux-android, with cargo-ndk set up)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target_args=()
+libdir=target/release
+if [ "${1:-}" = "--target" ]; then
+  target_args=(--target "$2")
+  libdir="target/$2/release"
+fi
+cargo build --release -p tongcheng-ffi "${target_args[@]}"
+lib="$libdir/libtongcheng_ffi.so"
+[ -f "$lib" ] || lib="$libdir/libtongcheng_ffi.dylib"
+out=build/bindings
+rm -rf "$out"
+mkdir -p "$out/kotlin" "$out/swift"
+cargo run --release -q -p uniffi-bindgen -- generate --library "$lib" --language kotlin --out-dir "$out/kotlin" --no-format
+cargo run --release -q -p uniffi-bindgen -- generate --library "$lib" --language swift --out-dir "$out/swift" --no-format
+echo "bindings in $out (library: $lib)"

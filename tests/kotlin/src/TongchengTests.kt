@@ -1,0 +1,224 @@
+// JVM tests of the phone boundary: the real Rust library through the generated bindings and
+// the Android presenter module, as Android will run them. A tiny harness (no JUnit on this
+// machine): each test is a function; the run ends with "N passed, M failed".
+
+import com.tongcheng.core.*
+import com.tongcheng.presenter.TablePresenter
+import com.tongcheng.presenter.TableUi
+import java.io.File
+
+val results = mutableListOf<Pair<String, Throwable?>>()
+
+fun test(name: String, body: () -> Unit) {
+    val t = try {
+        body(); null
+    } catch (e: Throwable) {
+        e
+    }
+    results.add(name to t)
+    println((if (t == null) "ok   " else "FAIL ") + name + (t?.let { ": $it" } ?: ""))
+}
+
+fun check(cond: Boolean, msg: () -> String) {
+    if (!cond) throw AssertionError(msg())
+}
+
+fun config(seed: ULong, full: Boolean = false, level: String = "normal") =
+    SessionConfig(rules = "guobiao", level = level, seed = seed, fullMatch = full)
+
+/** Plays the human's decisions by reading the table model: win if offered, else discard the
+ *  drawn tile (or the last tile), pass on claims. */
+fun playHand(p: TablePresenter): TableUi {
+    var ui = p.start()
+    var guard = 0
+    while (!ui.handFinished) {
+        check(guard++ < 500) { "the hand does not end" }
+        val win = ui.buttons.firstOrNull { it.action is ActionModel.Win }
+        ui = when {
+            win != null -> p.press(win.action)
+            ui.drawn != null || ui.hand.any { it.tappable } -> p.tapTile((ui.drawn ?: ui.hand.last()).code)
+            ui.buttons.any { it.action is ActionModel.Pass } -> p.press(ActionModel.Pass)
+            else -> error("no decision to make but the hand is not over: ${ui.status}")
+        }
+        check(ui.error == null) { "unexpected error ${ui.error}" }
+    }
+    return ui
+}
+
+fun rssKb(): Long = File("/proc/self/status").readLines()
+    .first { it.startsWith("VmRSS:") }.split(Regex("\\s+"))[1].toLong()
+
+fun main() {
+    test("plays a whole hand against bots through the presenter") {
+        TablePresenter(GameSession(config(7u))).use { p ->
+            val ui = playHand(p)
+            check(ui.resultLines.isNotEmpty()) { "the result is shown" }
+        }
+        GameSession(config(8u)).use { s ->
+            TablePresenter(s).let { playHand(it) }
+            val r = s.result() ?: error("a finished hand has a result")
+            check(r.deltas.sum() == 0) { "payments sum to zero: ${r.deltas}" }
+            check(r.hands.size == 4) { "every hand revealed" }
+            check(s.recordJson()?.contains("\"actions\"") == true) { "the record is available" }
+            val events = verifyRecord(s.recordJson()!!)
+            check(events.isNotEmpty()) { "the record replays" }
+        }
+    }
+
+    test("a hint ranks the discards and recommends a legal action") {
+        GameSession(config(11u)).use { s ->
+            s.advance()
+            val t = s.table()
+            check(t.pending?.kind == "turn") { "the dealer starts" }
+            val h = s.hint() ?: error("a hint on the human's turn")
+            check(h.discards.isNotEmpty()) { "discards ranked" }
+            check(h.reason.isNotBlank()) { "with a reason" }
+            check(t.pending!!.legal.contains(h.recommended)) { "recommended ${h.recommended} is legal" }
+        }
+    }
+
+    test("an illegal action is a typed exception with a message, and changes nothing") {
+        GameSession(config(12u)).use { s ->
+            s.advance()
+            val before = s.table()
+            val notHeld = listOf("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1s", "7z")
+                .first { code -> before.hand.none { it.code == code } && before.drawn?.code != code }
+            try {
+                s.act(ActionModel.Discard(notHeld))
+                error("discarding a tile not held must fail")
+            } catch (e: TongchengException.IllegalAction) {
+                check(e.message!!.contains("not legal")) { "message: ${e.message}" }
+            }
+            try {
+                s.act(ActionModel.Discard("9z"))
+                error("bad notation must fail")
+            } catch (e: TongchengException.InvalidInput) {
+                check(e.message!!.contains("not a tile")) { "message: ${e.message}" }
+            }
+            check(s.table() == before) { "state unchanged" }
+        }
+        try {
+            GameSession(SessionConfig("nope", "normal", 1u, false))
+            error("unknown rules must fail")
+        } catch (e: TongchengException.InvalidInput) {
+            check(e.message!!.contains("unknown rules")) { e.message!! }
+        }
+    }
+
+    test("the listener hears every change") {
+        val events = mutableListOf<EventModel>()
+        var tables = 0
+        GameSession(config(13u)).use { s ->
+            s.setListener(object : TableListener {
+                override fun onEvent(event: EventModel) { events.add(event) }
+                override fun onTable(table: TableModel) { tables++ }
+            })
+            TablePresenter(s).let { playHand(it) }
+        }
+        check(events.any { it.kind == "discarded" }) { "discards heard: ${events.size}" }
+        check(events.any { it.kind == "won" || it.kind == "draw_game" }) { "the end heard" }
+        check(tables > 3) { "table updates: $tables" }
+        check(events.none { it.kind == "drew" && it.seat != 0.toUByte() && it.tile != null && !it.tile!!.code.endsWith("f") }) {
+            "other seats' draws are hidden"
+        }
+    }
+
+    test("a whole match: next_hand deals on") {
+        GameSession(config(14u, full = true)).use { s ->
+            val p = TablePresenter(s)
+            playHand(p)
+            check(s.nextHand()) { "a second hand" }
+            check(s.table().handNumber == 2u) { "hand 2" }
+        }
+    }
+
+    test("1,000 sessions opened and closed: memory stays flat") {
+        fun churn(n: Int) = repeat(n) { i -> GameSession(config(i.toULong())).use { s -> s.advance(); s.table() } }
+        // The first rounds grow the JVM heap and warm up; then each round of 1,000 sessions
+        // must leave the resident memory where it was.
+        val rss = mutableListOf<Long>()
+        repeat(4) {
+            churn(1000)
+            System.gc(); Thread.sleep(100)
+            rss.add(rssKb())
+        }
+        println("     RSS after each 1,000 sessions: ${rss.joinToString(" ")} kB")
+        check(rss[3] - rss[1] < 4_000) { "RSS grew by ${rss[3] - rss[1]} kB over 2,000 sessions" }
+    }
+
+    test("1,000 FFI calls (table + act) take at most 50 ms") {
+        // Warm up the library (tables are built on first use) and the JIT.
+        repeat(20) { GameSession(config(99u)).use { s -> s.advance(); repeat(100) { s.table() } } }
+        var calls = 0
+        var elapsed = 0L
+        var seed = 100uL
+        while (calls < 1000) {
+            GameSession(config(seed++)).use { s ->
+                s.advance()
+                while (calls < 1000 && !s.table().finished) {
+                    val start = System.nanoTime()
+                    val t = s.table()
+                    val legal = t.pending!!.legal
+                    val a = legal.firstOrNull { it is ActionModel.Win } ?: t.pending!!.onTimeout
+                    s.act(a)
+                    elapsed += System.nanoTime() - start
+                    calls += 2
+                    s.advance()
+                }
+            }
+        }
+        val ms = elapsed / 1_000_000.0
+        println("     1000 FFI calls (table + act): %.1f ms".format(ms))
+        check(ms <= 50.0) { "took $ms ms" }
+    }
+
+    historyTests()
+
+    val failed = results.count { it.second != null }
+    println("${results.size - failed} passed, $failed failed")
+    if (failed > 0) kotlin.system.exitProcess(1)
+}
+
+fun historyTests() {
+    test("saves hands to the history database and reads them back") {
+        val dir = java.nio.file.Files.createTempDirectory("tongcheng-history").toFile()
+        val path = File(dir, "history.db").path
+        val ids = mutableListOf<Long>()
+        HistoryStore.open(path).use { store ->
+            val matchId = store.startMatch("guobiao", 0u, 1_700_000_000)
+            for (seed in 20uL..22uL) {
+                GameSession(config(seed)).use { s ->
+                    TablePresenter(s).let { playHand(it) }
+                    ids.add(store.saveHand(s.recordJson()!!, 0u, 1_700_000_000 + seed.toLong(), matchId))
+                }
+            }
+            store.finishMatch(matchId, listOf(0, 0, 0, 0), 1_700_000_100)
+        }
+        // Reopen: everything is still there and replays.
+        HistoryStore.open(path).use { store ->
+            val hands = store.listHands(0u, 10u)
+            check(hands.map { it.id }.toSet() == ids.toSet()) { "listed ${hands.map { it.id }} saved $ids" }
+            val stats = store.stats()
+            check(stats.hands == 3uL) { "stats over 3 hands: ${stats.hands}" }
+            val record = store.getRecord(ids[0])
+            check(record.contains("\"setup\"")) { "the full record" }
+            val replay = store.replay(ids[0], 0u)
+            check(replay.verified && replay.events.isNotEmpty()) { "replays" }
+            try {
+                store.getRecord(999_999)
+                error("a missing id must fail")
+            } catch (e: TongchengException.NotFound) {
+                check(e.message!!.isNotBlank()) { "with a message" }
+            }
+        }
+        // A corrupt file is a typed error and is left alone.
+        val bad = File(dir, "bad.db").apply { writeText("this is not a database") }
+        try {
+            HistoryStore.open(bad.path)
+            error("a corrupt file must fail")
+        } catch (e: TongchengException.Storage) {
+            check(bad.readText() == "this is not a database") { "the file is untouched" }
+        }
+        dir.deleteRecursively()
+    }
+}

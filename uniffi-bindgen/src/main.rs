@@ -1,0 +1,6 @@
+//! The bindings generator, built from the same uniffi version as `tongcheng-ffi` (the two must
+//! match). Used by `scripts/bindings.sh` in library mode.
+
+fn main() {
+    uniffi::uniffi_bindgen_main()
+}
