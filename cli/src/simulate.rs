@@ -44,13 +44,15 @@ pub struct Args {
 /// Plays one hand with simple players; returns the finished game.
 pub fn play_hand(setup: HandSetup, player_seed: u64) -> Game {
     let mut game = Game::new(setup);
-    let mut players: [SimplePlayer; 4] =
-        std::array::from_fn(|i| SimplePlayer::new(player_seed.wrapping_mul(4).wrapping_add(i as u64)));
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| {
+        SimplePlayer::new(player_seed.wrapping_mul(4).wrapping_add(i as u64))
+    });
     while !game.is_finished() {
         for seat in game.pending_seats() {
             let legal = game.legal_actions(seat);
             let action = players[seat.index()].pick(&legal);
-            game.apply(seat, action).expect("a legal action is accepted");
+            game.apply(seat, action)
+                .expect("a legal action is accepted");
         }
     }
     game
@@ -59,15 +61,20 @@ pub fn play_hand(setup: HandSetup, player_seed: u64) -> Game {
 /// Replays a finished hand's record with every invariant checked at every step.
 pub fn verify(record: &HandRecord) -> Result<(), String> {
     let mut game = Game::new(record.setup.clone());
-    game.check_invariants().map_err(|e| format!("after the deal: {e}"))?;
+    game.check_invariants()
+        .map_err(|e| format!("after the deal: {e}"))?;
     for (i, a) in record.actions.iter().enumerate() {
-        game.apply(a.seat, a.action).map_err(|e| format!("action {i}: {e}"))?;
-        game.check_invariants().map_err(|e| format!("after action {i}: {e}"))?;
+        game.apply(a.seat, a.action)
+            .map_err(|e| format!("action {i}: {e}"))?;
+        game.check_invariants()
+            .map_err(|e| format!("after action {i}: {e}"))?;
         for viewer in Seat::ALL {
             let v = game.view(viewer);
             let own = game.concealed(viewer).total();
             if v.hand.len() + usize::from(v.drawn.is_some()) != own {
-                return Err(format!("after action {i}: {viewer}'s view shows the wrong hand"));
+                return Err(format!(
+                    "after action {i}: {viewer}'s view shows the wrong hand"
+                ));
             }
         }
     }
@@ -117,10 +124,10 @@ pub fn run(args: Args) -> std::io::Result<()> {
             None => draws += 1,
         }
         let record = HandRecord::of(&game).expect("finished");
-        if let Err(e) = verify(&record) {
-            if violations.len() < 10 {
-                violations.push(format!("hand {i}: {e}"));
-            }
+        if let Err(e) = verify(&record)
+            && violations.len() < 10
+        {
+            violations.push(format!("hand {i}: {e}"));
         }
     }
     let n = args.hands.max(1) as f64;

@@ -49,7 +49,13 @@ fn bench(c: &mut Criterion) {
     let hands13: Vec<TileCounts> = (0..CORPUS).map(|_| draw(&mut rng, 13)).collect();
     // Half complete hands, half random 14-tile hands: the check must be fast both ways.
     let hands14: Vec<TileCounts> = (0..CORPUS)
-        .map(|i| if i % 2 == 0 { winning(&mut rng) } else { draw(&mut rng, 14) })
+        .map(|i| {
+            if i % 2 == 0 {
+                winning(&mut rng)
+            } else {
+                draw(&mut rng, 14)
+            }
+        })
         .collect();
     // 1–4 wilds; half of them winning hands with tiles turned wild.
     let wild_hands: Vec<(TileCounts, u8)> = (0..CORPUS)

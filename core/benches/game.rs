@@ -23,7 +23,8 @@ fn setup(i: u64) -> HandSetup {
 
 fn play_simple(i: u64) -> Game {
     let mut g = Game::new(setup(i));
-    let mut players: [SimplePlayer; 4] = std::array::from_fn(|s| SimplePlayer::new(i * 4 + s as u64));
+    let mut players: [SimplePlayer; 4] =
+        std::array::from_fn(|s| SimplePlayer::new(i * 4 + s as u64));
     while !g.is_finished() {
         for s in g.pending_seats() {
             let a = players[s.index()].pick(&g.legal_actions(s));
@@ -46,7 +47,8 @@ fn bench(c: &mut Criterion) {
     let mut views = Vec::new();
     for h in 0..64u64 {
         let mut game = Game::new(setup(h));
-        let mut bots: [LevelBot; 4] = std::array::from_fn(|s| LevelBot::new(Level::Normal, h * 4 + s as u64));
+        let mut bots: [LevelBot; 4] =
+            std::array::from_fn(|s| LevelBot::new(Level::Normal, h * 4 + s as u64));
         while !game.is_finished() {
             for s in game.pending_seats() {
                 let v = game.view(s);

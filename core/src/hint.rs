@@ -37,10 +37,7 @@ pub enum Hint {
         discards: Vec<DiscardHint>,
     },
     /// A claim (or a kong to rob): take it or not, and why.
-    Claim {
-        recommended: Action,
-        reason: String,
-    },
+    Claim { recommended: Action, reason: String },
 }
 
 /// Advice for the seat whose view this is, or `None` when it has nothing to decide.
@@ -116,7 +113,10 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
         }
         DecisionKind::RobKong { tile } => Some(Hint::Claim {
             recommended,
-            reason: format!("Robbing the kong on {} is not a valid win for you.", tile.name_en()),
+            reason: format!(
+                "Robbing the kong on {} is not a valid win for you.",
+                tile.name_en()
+            ),
         }),
     }
 }
@@ -129,7 +129,11 @@ impl DiscardHint {
 }
 
 /// The fans of the best-paying wait of a ready hand.
-fn best_wait_fans(k: &Knowledge, c: &crate::tile::TileCounts, waits: crate::tile::TileSet) -> Option<Vec<String>> {
+fn best_wait_fans(
+    k: &Knowledge,
+    c: &crate::tile::TileCounts,
+    waits: crate::tile::TileSet,
+) -> Option<Vec<String>> {
     use crate::score::mcr;
     let tiles = c.tiles();
     let opts = mcr::McrOptions::default();
@@ -153,9 +157,17 @@ fn best_wait_fans(k: &Knowledge, c: &crate::tile::TileCounts, waits: crate::tile
     })
 }
 
-fn reason_for(k: &Knowledge, j: &crate::bot::DiscardJudgement, fans: &[String], small: f32) -> String {
+fn reason_for(
+    k: &Knowledge,
+    j: &crate::bot::DiscardJudgement,
+    fans: &[String],
+    small: f32,
+) -> String {
     let t = j.tile.name_en();
-    let heading = fans.first().map(|f| format!(", heading for {f}")).unwrap_or_default();
+    let heading = fans
+        .first()
+        .map(|f| format!(", heading for {f}"))
+        .unwrap_or_default();
     match j.progress.shanten {
         0 => match j.valid_waits {
             Some(0) => format!(
@@ -163,11 +175,16 @@ fn reason_for(k: &Knowledge, j: &crate::bot::DiscardJudgement, fans: &[String], 
                 j.progress.useful.to_notation()
             ),
             Some(v) => {
-                let (_, all, best) = valid_waits(k, &{
-                    let mut c = k.hand;
-                    c.remove(j.tile);
-                    c
-                }, &k.melds, j.progress.useful);
+                let (_, all, best) = valid_waits(
+                    k,
+                    &{
+                        let mut c = k.hand;
+                        c.remove(j.tile);
+                        c
+                    },
+                    &k.melds,
+                    j.progress.useful,
+                );
                 format!(
                     "Discard {t}: ready on {} ({v} of {all} live tiles pay, up to {best} points).",
                     j.progress.useful.to_notation()
@@ -176,11 +193,19 @@ fn reason_for(k: &Knowledge, j: &crate::bot::DiscardJudgement, fans: &[String], 
             None => format!("Discard {t}: ready on {}.", j.progress.useful.to_notation()),
         },
         s => {
-            let safety = if danger(k, j.tile) < 0.2 { " It is a safe tile." } else { "" };
+            let safety = if danger(k, j.tile) < 0.2 {
+                " It is a safe tile."
+            } else {
+                ""
+            };
             format!(
                 "Discard {t}: {s} away from ready with {} live useful tiles{heading}{}.{safety}",
                 j.progress.live,
-                if small >= 2.0 { " (plus small fans on the way)" } else { "" }
+                if small >= 2.0 {
+                    " (plus small fans on the way)"
+                } else {
+                    ""
+                }
             )
         }
     }
@@ -239,12 +264,22 @@ mod tests {
     #[test]
     fn the_only_discard_that_keeps_a_ready_hand_comes_first() {
         let v = turn_view("123456789m46p99s", "1z");
-        let Some(Hint::Turn { recommended, discards }) = hint(&v) else { panic!() };
+        let Some(Hint::Turn {
+            recommended,
+            discards,
+        }) = hint(&v)
+        else {
+            panic!()
+        };
         assert_eq!(recommended, Action::Discard(Tile::EAST));
         assert_eq!(discards[0].tile, Tile::EAST);
         assert_eq!(discards[0].shanten, 0);
         assert_eq!(discards[0].useful, "5p");
-        assert!(discards[0].fans.iter().any(|f| f.contains("清龙")), "{:?}", discards[0].fans);
+        assert!(
+            discards[0].fans.iter().any(|f| f.contains("清龙")),
+            "{:?}",
+            discards[0].fans
+        );
         assert!(discards[1..].iter().all(|d| d.shanten >= 1));
     }
 
@@ -254,7 +289,13 @@ mod tests {
         // Discarding 1s leaves 123m 456p 789s 9m.. not ready. The hint must prefer the
         // discard whose waits pay.
         let v = turn_view("123m456p789s23s55z", "9m");
-        let Some(Hint::Turn { recommended, discards }) = hint(&v) else { panic!() };
+        let Some(Hint::Turn {
+            recommended,
+            discards,
+        }) = hint(&v)
+        else {
+            panic!()
+        };
         assert_eq!(recommended, Action::Discard("9m".parse().unwrap()));
         assert!(discards[0].valid_first());
     }
@@ -269,11 +310,18 @@ mod tests {
             prevalent: Wind::East,
         });
         let v = g.view(Seat(0));
-        let Some(Hint::Turn { discards, recommended }) = hint(&v) else {
+        let Some(Hint::Turn {
+            discards,
+            recommended,
+        }) = hint(&v)
+        else {
             panic!("the dealer's first turn gets a turn hint")
         };
         let legal = v.decision.as_ref().unwrap().legal.clone();
-        let n = legal.iter().filter(|a| matches!(a, Action::Discard(_))).count();
+        let n = legal
+            .iter()
+            .filter(|a| matches!(a, Action::Discard(_)))
+            .count();
         assert_eq!(discards.len(), n);
         assert!(legal.contains(&recommended));
         assert!(discards.iter().all(|d| !d.reason.is_empty()));

@@ -122,7 +122,10 @@ pub fn replay(record: &HandRecord) -> Result<Game, ReplayError> {
     }
     let replayed = game.result().expect("finished");
     if *replayed != record.result {
-        return Err(ReplayError::ResultDiffers(describe_difference(&record.result, replayed)));
+        return Err(ReplayError::ResultDiffers(describe_difference(
+            &record.result,
+            replayed,
+        )));
     }
     Ok(game)
 }

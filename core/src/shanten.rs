@@ -14,8 +14,8 @@
 
 use serde::Serialize;
 
-use crate::hand::table::{self, Dist, tables};
 use crate::hand::KNITS;
+use crate::hand::table::{self, Dist, tables};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
 /// Shanten and useful tiles of one shape.
@@ -118,9 +118,15 @@ pub fn best(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> 
     if full {
         let s = analyze(c, melds)?;
         let mut useful = TileSet::EMPTY;
-        for sh in [Some(s.regular), s.seven_pairs, s.thirteen_orphans, s.honors_knitted, s.knitted_straight]
-            .into_iter()
-            .flatten()
+        for sh in [
+            Some(s.regular),
+            s.seven_pairs,
+            s.thirteen_orphans,
+            s.honors_knitted,
+            s.knitted_straight,
+        ]
+        .into_iter()
+        .flatten()
         {
             if sh.shanten == s.shanten {
                 useful |= sh.useful;
@@ -261,7 +267,8 @@ fn special_shanten(c: &[u8; KINDS], melds: usize, regular: i8) -> i8 {
             }
         }
         for k in KNITS {
-            min = min.min(13 - ((held & (k.mask() as u64 | HONORS_MASK)).count_ones() as i8).min(14));
+            min =
+                min.min(13 - ((held & (k.mask() as u64 | HONORS_MASK)).count_ones() as i8).min(14));
         }
     }
     if melds <= 1 {
@@ -271,7 +278,8 @@ fn special_shanten(c: &[u8; KINDS], melds: usize, regular: i8) -> i8 {
                 continue;
             }
             let rest = knit_rest(c, n);
-            min = min.min(missing + crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8 - 1);
+            min =
+                min.min(missing + crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8 - 1);
         }
     }
     min

@@ -107,11 +107,25 @@ fn shanten_agrees_with_references_for_every_shape() {
         let n = if i % 5 == 4 { 14 } else { 13 };
         let c = random_biased(&mut rng, n);
         let s = analyze(&c, 0).unwrap();
-        assert_eq!(s.regular.shanten as i32, ref_regular_shanten_any(&c.0, 4), "{c:?}");
+        assert_eq!(
+            s.regular.shanten as i32,
+            ref_regular_shanten_any(&c.0, 4),
+            "{c:?}"
+        );
         if n == 13 {
-            assert_eq!(regular_shanten(&c, 0) as i32, ref_rest_distance(&c.0, 4) - 1, "{c:?}");
-            assert_eq!(s.seven_pairs.unwrap().shanten as i32, ref_seven_pairs_shanten(&c.0));
-            assert_eq!(s.thirteen_orphans.unwrap().shanten as i32, ref_orphans_shanten(&c.0));
+            assert_eq!(
+                regular_shanten(&c, 0) as i32,
+                ref_rest_distance(&c.0, 4) - 1,
+                "{c:?}"
+            );
+            assert_eq!(
+                s.seven_pairs.unwrap().shanten as i32,
+                ref_seven_pairs_shanten(&c.0)
+            );
+            assert_eq!(
+                s.thirteen_orphans.unwrap().shanten as i32,
+                ref_orphans_shanten(&c.0)
+            );
             assert_eq!(
                 s.honors_knitted.unwrap().shanten as i32,
                 ref_honors_knitted_shanten(&c.0),
@@ -133,7 +147,11 @@ fn shanten_with_melds_agrees_with_reference() {
         let melds = (i % 4 + 1) as usize;
         let c = random_tiles(&mut rng, 13 - 3 * melds);
         let s = analyze(&c, melds).unwrap();
-        assert_eq!(s.regular.shanten as i32, ref_regular_shanten(&c.0, 4 - melds), "{c:?}");
+        assert_eq!(
+            s.regular.shanten as i32,
+            ref_regular_shanten(&c.0, 4 - melds),
+            "{c:?}"
+        );
         assert!(s.seven_pairs.is_none() && s.thirteen_orphans.is_none());
         assert_eq!(s.knitted_straight.is_some(), melds == 1);
         if melds == 1 {
@@ -148,7 +166,12 @@ fn shanten_with_melds_agrees_with_reference() {
 
 /// Every multiset of `w` kinds, in non-decreasing order.
 fn for_each_substitution(w: usize, f: &mut impl FnMut(&[usize]) -> bool) -> bool {
-    fn go(w: usize, from: usize, cur: &mut Vec<usize>, f: &mut impl FnMut(&[usize]) -> bool) -> bool {
+    fn go(
+        w: usize,
+        from: usize,
+        cur: &mut Vec<usize>,
+        f: &mut impl FnMut(&[usize]) -> bool,
+    ) -> bool {
         if cur.len() == w {
             return f(cur);
         }
@@ -181,7 +204,11 @@ fn wild_win_check_agrees_with_every_substitution() {
         let w = 1 + (i % 2) as usize;
         // Half: a winning hand with w tiles turned wild; half: random tiles.
         let real = if i % 4 < 2 {
-            let mut c = if i % 8 < 4 { random_regular_win(&mut rng) } else { random_seven_pairs(&mut rng) };
+            let mut c = if i % 8 < 4 {
+                random_regular_win(&mut rng)
+            } else {
+                random_seven_pairs(&mut rng)
+            };
             for _ in 0..w {
                 let k = c.kinds().nth(rng.gen_range(0..c.kinds().count())).unwrap();
                 c.remove(k);
@@ -191,7 +218,11 @@ fn wild_win_check_agrees_with_every_substitution() {
             random_biased(&mut rng, 14 - w)
         };
         let fast = is_complete_with_wilds(&real, w as u8, 0);
-        assert_eq!(fast, brute_force_wild_win(&real, w, 0), "{real:?} + {w} wilds");
+        assert_eq!(
+            fast,
+            brute_force_wild_win(&real, w, 0),
+            "{real:?} + {w} wilds"
+        );
         let ds = wild_decompositions(&real, w as u8, &[]);
         assert_eq!(fast, !ds.is_empty());
         for d in &ds {
@@ -204,7 +235,11 @@ fn wild_win_check_agrees_with_every_substitution() {
                 Shape::SevenPairs => ref_seven_pairs_win(&c),
                 _ => ref_regular_win(&c, 0),
             };
-            assert!(ok, "substitution {:?} does not complete {real:?}", d.stood_for);
+            assert!(
+                ok,
+                "substitution {:?} does not complete {real:?}",
+                d.stood_for
+            );
         }
     }
 }
@@ -230,7 +265,11 @@ fn many_wilds_agree_with_substitution_search() {
                 c.add(k);
             }
         }
-        assert_eq!(is_complete_with_wilds(&c, w as u8, 0), brute_force_wild_win(&c, w, 0), "{c:?}");
+        assert_eq!(
+            is_complete_with_wilds(&c, w as u8, 0),
+            brute_force_wild_win(&c, w, 0),
+            "{c:?}"
+        );
     }
     // Up to eight wilds: any eight wilds plus two sets complete a hand.
     let real = TileCounts::parse("123m456p").unwrap();
@@ -239,7 +278,10 @@ fn many_wilds_agree_with_substitution_search() {
     let real = TileCounts::parse("1m4m7m1p4p7z").unwrap();
     assert!(is_complete_with_wilds(&real, 8, 0));
     let ds = wild_decompositions(&real, 8, &[]);
-    assert!(ds.iter().all(|d| d.decomposition.shape == Shape::SevenPairs));
+    assert!(
+        ds.iter()
+            .all(|d| d.decomposition.shape == Shape::SevenPairs)
+    );
     // Eight wilds, one meld and three tiles that cannot be grouped: 1m 5m 9m need three slots.
     let pung = tongcheng_core::Meld::pung(Tile::EAST, None, None).unwrap();
     let real = TileCounts::parse("159m").unwrap();
@@ -265,7 +307,10 @@ fn wild_shanten_agrees_with_reference() {
             }
         }
         let s = analyze_wild(&real, w, wild, 0).unwrap();
-        assert_eq!(s.regular.shanten as i32, ref_rest_distance(&real.0, 4) - w as i32 - 1);
+        assert_eq!(
+            s.regular.shanten as i32,
+            ref_rest_distance(&real.0, 4) - w as i32 - 1
+        );
         if w < 4 {
             assert!(s.regular.useful.contains(wild));
         }
@@ -359,13 +404,13 @@ proptest! {
         prop_assert_eq!(b.useful, useful);
         if extra == 1 {
             let after = tongcheng_core::shanten::after_each_discard(&c, melds);
-            for i in 0..KINDS {
+            for (i, &a) in after.iter().enumerate() {
                 if c.0[i] == 0 {
-                    prop_assert_eq!(after[i], i8::MAX);
+                    prop_assert_eq!(a, i8::MAX);
                 } else {
                     let mut r = c;
                     r.0[i] -= 1;
-                    prop_assert_eq!(after[i], analyze(&r, melds).unwrap().shanten);
+                    prop_assert_eq!(a, analyze(&r, melds).unwrap().shanten);
                 }
             }
         }

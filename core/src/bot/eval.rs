@@ -34,7 +34,12 @@ pub fn progress(k: &Knowledge, c: &TileCounts, melds: usize) -> Progress {
 
 /// A ready hand's waits that actually pay: (live copies of valid waits, live copies of all
 /// waits, best points among them).
-pub fn valid_waits(k: &Knowledge, c: &TileCounts, melds: &[Meld], waits: TileSet) -> (u32, u32, u32) {
+pub fn valid_waits(
+    k: &Knowledge,
+    c: &TileCounts,
+    melds: &[Meld],
+    waits: TileSet,
+) -> (u32, u32, u32) {
     let tiles = c.tiles();
     let opts = McrOptions::default();
     let mut valid = 0u32;
@@ -47,12 +52,16 @@ pub fn valid_waits(k: &Knowledge, c: &TileCounts, melds: &[Meld], waits: TileSet
         ctx.seat_wind = k.seat_wind;
         ctx.round_wind = k.round_wind;
         // Discard wins are the common case; self-draw adds a point or more.
-        let pts = mcr::score(&ctx, &opts).map(|b| b.points_without_flowers()).unwrap_or(0);
+        let pts = mcr::score(&ctx, &opts)
+            .map(|b| b.points_without_flowers())
+            .unwrap_or(0);
         let pts = if pts >= opts.min_points {
             pts
         } else {
             ctx.self_drawn = true;
-            let p = mcr::score(&ctx, &opts).map(|b| b.points_without_flowers()).unwrap_or(0);
+            let p = mcr::score(&ctx, &opts)
+                .map(|b| b.points_without_flowers())
+                .unwrap_or(0);
             // Only the self-draws count then.
             if p >= opts.min_points {
                 valid += live / 3;
@@ -89,8 +98,14 @@ pub fn targets(k: &Knowledge, c: &TileCounts, melds: &[Meld]) -> Vec<Target> {
     let total: u32 = suits.iter().sum::<u32>() + honors;
     let meld_group = |m: &Meld| (m.tile.index() / 9).min(3);
     // Flushes: every tile of one suit (清一色), or one suit and honors (混一色).
-    let (dom, &dom_n) = suits.iter().enumerate().max_by_key(|(_, n)| **n).expect("three suits");
-    let off_suit_meld = melds.iter().any(|m| meld_group(m) != dom && meld_group(m) != 3);
+    let (dom, &dom_n) = suits
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, n)| **n)
+        .expect("three suits");
+    let off_suit_meld = melds
+        .iter()
+        .any(|m| meld_group(m) != dom && meld_group(m) != 3);
     if !off_suit_meld {
         let others = total - dom_n - honors;
         out.push(Target {
@@ -145,7 +160,14 @@ pub fn targets(k: &Knowledge, c: &TileCounts, melds: &[Meld]) -> Vec<Target> {
             });
         }
     }
-    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
     let mut best_mixed = u32::MAX;
     let mut best_triple = u32::MAX;
     let mut best_shifted = u32::MAX;
@@ -234,7 +256,8 @@ pub fn small_fans(k: &Knowledge, c: &TileCounts, melds: &[Meld]) -> f32 {
     if melds.iter().all(|m| !m.is_exposed()) {
         pts += 2.0;
     }
-    let simples = (0..KINDS).all(|i| all.0[i] == 0 || Tile::kind(i).is_suited() && !Tile::kind(i).is_terminal());
+    let simples = (0..KINDS)
+        .all(|i| all.0[i] == 0 || Tile::kind(i).is_suited() && !Tile::kind(i).is_terminal());
     if simples {
         pts += 2.0;
     }

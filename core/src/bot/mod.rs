@@ -148,6 +148,16 @@ pub struct DiscardJudgement {
     pub score: f32,
 }
 
+/// The hard bot's weights: speed (per live useful tile, capped), value, defence when far
+/// (shanten ≥ 2) and when one step away, and the value a claim must keep. Tuned in the arena
+/// (`tongcheng simulate --seats hard,normal,normal,normal --duplicate`): a larger speed cap
+/// or weight makes the bot chase fast hands that cannot reach 8 points and lose.
+const HARD_WEIGHTS: [f32; 6] = [0.35, 30.0, 6.0, 3.0, 1.0, 7.5];
+
+fn tuning() -> [f32; 6] {
+    HARD_WEIGHTS
+}
+
 /// Judges every discard of a 14-tile turn the way the hard bot does, best first.
 pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> {
     let melds = k.melds.len();
@@ -172,7 +182,14 @@ pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> 
         .iter()
         .map(|o| eval::threat(k, o))
         .fold(0.0f32, f32::max);
-    let defend = if best >= 2 { max_threat * 3.0 } else if best == 1 { max_threat } else { 0.3 * max_threat };
+    let w = tuning();
+    let defend = if best >= 2 {
+        max_threat * w[3]
+    } else if best == 1 {
+        max_threat * w[4]
+    } else {
+        0.3 * max_threat
+    };
     for j in &mut out {
         let mut c = k.hand;
         c.remove(j.tile);
@@ -206,7 +223,7 @@ pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> 
             }
         }
         let worth = if j.value >= 8.0 { 1.0 } else { j.value / 8.0 };
-        j.score = -12.0 * step + 0.35 * speed.min(30.0) + 6.0 * worth - 6.0 * defend * j.danger;
+        j.score = -12.0 * step + w[0] * speed.min(w[1]) + w[2] * worth - 6.0 * defend * j.danger;
     }
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.tile.cmp(&b.tile)));
     out
@@ -250,7 +267,10 @@ impl LevelBot {
         let melds = k.melds.len();
         match self.level {
             Level::Easy => {
-                if let Some(a) = legal.iter().find(|a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_))) {
+                if let Some(a) = legal
+                    .iter()
+                    .find(|a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_)))
+                {
                     return *a;
                 }
                 let mut best = Vec::new();
@@ -277,7 +297,11 @@ impl LevelBot {
                     let Action::Discard(t) = *a else { continue };
                     cands.push((after[t.index()], t));
                 }
-                let best_s = cands.iter().map(|c| c.0).min().expect("a turn offers a discard");
+                let best_s = cands
+                    .iter()
+                    .map(|c| c.0)
+                    .min()
+                    .expect("a turn offers a discard");
                 let mut best: Option<(u32, i32, Tile)> = None;
                 for &(s, t) in &cands {
                     if s != best_s {
@@ -318,7 +342,11 @@ impl LevelBot {
             };
             let mut c = k.hand;
             c.0[t.index()] -= n;
-            let melds = if n == 4 { k.melds.len() + 1 } else { k.melds.len() };
+            let melds = if n == 4 {
+                k.melds.len() + 1
+            } else {
+                k.melds.len()
+            };
             if shanten_number(&c, melds) <= best_shanten {
                 return Some(*a);
             }
@@ -327,7 +355,11 @@ impl LevelBot {
     }
 
     fn claim(&mut self, k: &Knowledge, tile: Tile, legal: &[Action]) -> Action {
-        let claims: Vec<Action> = legal.iter().copied().filter(|a| *a != Action::Pass).collect();
+        let claims: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| *a != Action::Pass)
+            .collect();
         if claims.is_empty() {
             return Action::Pass;
         }
@@ -346,11 +378,16 @@ impl LevelBot {
         let mut with = k.hand;
         with.add(tile);
         let tile_helps = shanten_number(&with, melds) < now;
-        let claims: Vec<Action> = claims.into_iter().filter(|a| tile_helps || *a == Action::Kong).collect();
+        let claims: Vec<Action> = claims
+            .into_iter()
+            .filter(|a| tile_helps || *a == Action::Kong)
+            .collect();
         let mut now_value: Option<f32> = None;
         let mut best: Option<(f32, Action)> = None;
         for a in claims {
-            let Some((after, new_melds)) = after_claim(k, tile, a) else { continue };
+            let Some((after, new_melds)) = after_claim(k, tile, a) else {
+                continue;
+            };
             // Shanten after the claim and its best discard (a kong draws instead).
             let (s, discards): (i8, Vec<Tile>) = if a == Action::Kong {
                 (shanten_number(&after, new_melds.len()), Vec::new())
@@ -390,7 +427,7 @@ impl LevelBot {
             };
             let threshold = match self.level {
                 Level::Normal => 5.0,
-                _ => 7.5,
+                _ => tuning()[5],
             };
             let keeps_value = v >= threshold
                 || (self.level == Level::Normal
@@ -430,7 +467,11 @@ fn after_claim(k: &Knowledge, tile: Tile, a: Action) -> Option<(TileCounts, Vec<
         }
         _ => return None,
     }
-    debug_assert!(melds.iter().all(|m| m.kind != MeldKind::Kong(KongKind::Concealed) || m.claimed.is_none()));
+    debug_assert!(
+        melds
+            .iter()
+            .all(|m| m.kind != MeldKind::Kong(KongKind::Concealed) || m.claimed.is_none())
+    );
     Some((c, melds))
 }
 
@@ -444,6 +485,12 @@ fn isolation(hand: &TileCounts, t: Tile) -> i32 {
             }
         }
     }
-    let edge = if t.is_honor() { 2 } else if t.is_terminal() { 1 } else { 0 };
+    let edge = if t.is_honor() {
+        2
+    } else if t.is_terminal() {
+        1
+    } else {
+        0
+    };
     edge - 2 * neighbours
 }

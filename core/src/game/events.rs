@@ -44,20 +44,48 @@ impl TableMeld {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// The deal (13 tiles, the dealer 14, flowers included); `None` for other seats.
-    Dealt { seat: Seat, tiles: Option<Vec<Tile>> },
+    Dealt {
+        seat: Seat,
+        tiles: Option<Vec<Tile>>,
+    },
     /// A draw from the wall (`replacement`: from the far end); the tile only for the drawer,
     /// except flowers, which everyone sees laid out.
-    Drew { seat: Seat, tile: Option<Tile>, replacement: bool },
+    Drew {
+        seat: Seat,
+        tile: Option<Tile>,
+        replacement: bool,
+    },
     /// A flower set aside (补花).
-    Flower { seat: Seat, tile: Tile },
-    Discarded { seat: Seat, tile: Tile },
+    Flower {
+        seat: Seat,
+        tile: Tile,
+    },
+    Discarded {
+        seat: Seat,
+        tile: Tile,
+    },
     /// A chow, pung or kong made on `from`'s discard.
-    Claimed { seat: Seat, from: Seat, meld: TableMeld },
+    Claimed {
+        seat: Seat,
+        from: Seat,
+        meld: TableMeld,
+    },
     /// A concealed kong, or an added kong that nobody robbed.
-    Kong { seat: Seat, meld: TableMeld },
+    Kong {
+        seat: Seat,
+        meld: TableMeld,
+    },
     /// A tile being added to a pung: the moment others may rob it.
-    AddingKong { seat: Seat, tile: Tile },
-    Won { seat: Seat, from: Option<Seat>, tile: Tile, total: u32 },
+    AddingKong {
+        seat: Seat,
+        tile: Tile,
+    },
+    Won {
+        seat: Seat,
+        from: Option<Seat>,
+        tile: Tile,
+        total: u32,
+    },
     /// The wall ran out (荒牌).
     DrawGame,
 }
@@ -164,7 +192,11 @@ pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
                 .iter()
                 .map(|m| {
                     let tm = TableMeld::of(m);
-                    if s == viewer { tm } else { tm.hidden_for_others() }
+                    if s == viewer {
+                        tm
+                    } else {
+                        tm.hidden_for_others()
+                    }
                 })
                 .collect(),
             discards: g.discards_of(s).to_vec(),

@@ -89,7 +89,10 @@ impl Match {
 
     /// The player sitting in `seat` now.
     pub fn player_at(&self, seat: Seat) -> usize {
-        self.seating.iter().position(|&s| s == seat).expect("every seat is taken")
+        self.seating
+            .iter()
+            .position(|&s| s == seat)
+            .expect("every seat is taken")
     }
 
     pub fn history(&self) -> &[HandSummary] {
@@ -155,7 +158,10 @@ impl Match {
         };
         if moved {
             self.deal_moves += 1;
-            if self.deal_moves.is_multiple_of(self.rules.hands_per_round as u32) {
+            if self
+                .deal_moves
+                .is_multiple_of(self.rules.hands_per_round as u32)
+            {
                 self.round += 1;
                 if self.rules.seat_rotation {
                     self.seating = self.seating.map(|s| s.next());

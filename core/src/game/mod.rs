@@ -230,7 +230,8 @@ impl Game {
             }
         }
         // The dealer's fourteenth tile is shown apart like a drawn tile.
-        let drawn = dealer_last.filter(|t| !t.is_flower() && self.hands[dealer.index()].get(*t) > 0);
+        let drawn =
+            dealer_last.filter(|t| !t.is_flower() && self.hands[dealer.index()].get(*t) > 0);
         self.phase = Phase::Turn {
             seat: dealer,
             drawn,
@@ -312,11 +313,20 @@ impl Game {
         }
     }
 
-    fn turn_actions(&self, seat: Seat, drawn: Option<Tile>, after_kong: bool, after_claim: bool) -> Vec<Action> {
+    fn turn_actions(
+        &self,
+        seat: Seat,
+        drawn: Option<Tile>,
+        after_kong: bool,
+        after_claim: bool,
+    ) -> Vec<Action> {
         let hand = &self.hands[seat.index()];
         let mut v = Vec::new();
         if !after_claim {
-            if drawn.is_some_and(|win| self.self_draw_score(seat, win, after_kong).is_some_and(|s| s.valid)) {
+            if drawn.is_some_and(|win| {
+                self.self_draw_score(seat, win, after_kong)
+                    .is_some_and(|s| s.valid)
+            }) {
                 v.push(Action::Win);
             }
             // A kong needs a replacement tile; on the wall's last tile only a discard is left.
@@ -418,13 +428,18 @@ impl Game {
             Action::Discard(t) => {
                 self.hands[s].remove(t);
                 self.first_discard = false;
-                self.discards[s].push(Discard { tile: t, claimed: false });
+                self.discards[s].push(Discard {
+                    tile: t,
+                    claimed: false,
+                });
                 self.events.push(Event::Discarded { seat, tile: t });
                 self.open_claims(seat, t);
             }
             Action::Win => {
                 let win = drawn.expect("a win is offered only on a drawn tile");
-                let score = self.self_draw_score(seat, win, after_kong).expect("win offered");
+                let score = self
+                    .self_draw_score(seat, win, after_kong)
+                    .expect("win offered");
                 self.finish_win(seat, None, win, true, score);
             }
             Action::ConcealedKong(t) => {
@@ -484,7 +499,10 @@ impl Game {
             }
             let hand = &self.hands[s.index()];
             let opts = &mut options[s.index()];
-            if self.discard_score(s, tile, discarder).is_some_and(|sc| sc.valid) {
+            if self
+                .discard_score(s, tile, discarder)
+                .is_some_and(|sc| sc.valid)
+            {
                 opts.push(Action::Win);
             }
             if !(last && self.setup.rules.last_discard_win_only) {
@@ -502,8 +520,10 @@ impl Game {
                         if l.rank() > 7 {
                             continue;
                         }
-                        let others: Vec<Tile> =
-                            (0..3).filter_map(|d| l.offset(d)).filter(|&x| x != tile).collect();
+                        let others: Vec<Tile> = (0..3)
+                            .filter_map(|d| l.offset(d))
+                            .filter(|&x| x != tile)
+                            .collect();
                         if others.len() == 2 && others.iter().all(|&x| hand.get(x) > 0) {
                             opts.push(Action::Chow(l));
                         }
@@ -529,7 +549,11 @@ impl Game {
     fn rob_options(&self, kong_seat: Seat, tile: Tile) -> [Vec<Action>; 4] {
         let mut options: [Vec<Action>; 4] = Default::default();
         for s in Seat::ALL {
-            if s != kong_seat && self.rob_score(s, tile, kong_seat).is_some_and(|sc| sc.valid) {
+            if s != kong_seat
+                && self
+                    .rob_score(s, tile, kong_seat)
+                    .is_some_and(|sc| sc.valid)
+            {
                 options[s.index()] = vec![Action::Win, Action::Pass];
             }
         }
@@ -729,7 +753,14 @@ impl Game {
         self.phase = Phase::Finished;
     }
 
-    fn finish_win(&mut self, winner: Seat, discarder: Option<Seat>, tile: Tile, self_drawn: bool, score: WinScore) {
+    fn finish_win(
+        &mut self,
+        winner: Seat,
+        discarder: Option<Seat>,
+        tile: Tile,
+        self_drawn: bool,
+        score: WinScore,
+    ) {
         let deltas = scoring::payments(score.total, winner, discarder);
         if !self_drawn {
             // The claimed (or robbed) tile joins the winner's hand.
@@ -853,7 +884,12 @@ impl Game {
     pub fn tile_census(&self) -> usize {
         let hands: usize = self.hands.iter().map(|h| h.total()).sum();
         let melds: usize = self.melds.iter().flatten().map(|m| m.tiles().len()).sum();
-        let discards = self.discards.iter().flatten().filter(|d| !d.claimed).count();
+        let discards = self
+            .discards
+            .iter()
+            .flatten()
+            .filter(|d| !d.claimed)
+            .count();
         let flowers: usize = self.flowers.iter().map(Vec::len).sum();
         // During a robbing window the added tile is still in the declarer's hand.
         self.wall.remaining() + hands + melds + discards + flowers
@@ -881,7 +917,9 @@ impl Game {
                 || matches!(&self.phase, Phase::RobKong { seat, .. } if *seat == s);
             let expected = if on_turn { 14 } else { 13 };
             if size != expected && !self.is_finished() {
-                return Err(format!("{s} holds {size} tiles counting melds as 3, expected {expected}"));
+                return Err(format!(
+                    "{s} holds {size} tiles counting melds as 3, expected {expected}"
+                ));
             }
         }
         for d in self.discards.iter().flatten().filter(|d| !d.claimed) {
@@ -893,9 +931,17 @@ impl Game {
             }
         }
         if let Some(i) = all.0.iter().position(|&c| c != 4) {
-            return Err(format!("{} copies of {} on the table", all.0[i], Tile::kind(i)));
+            return Err(format!(
+                "{} copies of {} on the table",
+                all.0[i],
+                Tile::kind(i)
+            ));
         }
-        if let Some(r) = self.result.as_ref().filter(|r| r.deltas.iter().sum::<i32>() != 0) {
+        if let Some(r) = self
+            .result
+            .as_ref()
+            .filter(|r| r.deltas.iter().sum::<i32>() != 0)
+        {
             return Err(format!("payments {:?} do not sum to zero", r.deltas));
         }
         Ok(())
@@ -975,7 +1021,9 @@ impl Game {
     /// The discard under claim, if a claim window is open.
     pub(crate) fn claim_tile(&self) -> Option<(Seat, Tile)> {
         match &self.phase {
-            Phase::Claims { discarder, tile, .. } => Some((*discarder, *tile)),
+            Phase::Claims {
+                discarder, tile, ..
+            } => Some((*discarder, *tile)),
             Phase::RobKong { seat, tile, .. } => Some((*seat, *tile)),
             _ => None,
         }

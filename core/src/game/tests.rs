@@ -43,15 +43,7 @@ fn scripted(rules: RuleSet, hands: [&str; 4], draws: &str, back: &str) -> Game {
     back_tiles.reverse();
     // Everything else fills the middle.
     let mut left = [4u8; KINDS + FLOWERS];
-    if !rules.flowers {
-        for f in KINDS..KINDS + FLOWERS {
-            left[f] = 0;
-        }
-    } else {
-        for f in KINDS..KINDS + FLOWERS {
-            left[f] = 1;
-        }
-    }
+    left[KINDS..].fill(u8::from(rules.flowers));
     for t in front.iter().chain(&back_tiles) {
         assert!(left[t.index()] > 0, "too many {t}");
         left[t.index()] -= 1;
@@ -100,19 +92,27 @@ fn claim_priority_win_beats_pung_beats_chow() {
     let mut g = claim_table();
     discard(&mut g, Seat(0), "5p");
     assert_eq!(g.pending_seats(), vec![Seat(1), Seat(2), Seat(3)]);
-    assert!(g.legal_actions(Seat(1)).contains(&Action::Chow("3p".parse().unwrap())));
+    assert!(
+        g.legal_actions(Seat(1))
+            .contains(&Action::Chow("3p".parse().unwrap()))
+    );
     assert!(g.legal_actions(Seat(2)).contains(&Action::Pung));
     assert!(g.legal_actions(Seat(3)).contains(&Action::Win));
-    g.apply(Seat(1), Action::Chow("3p".parse().unwrap())).unwrap();
+    g.apply(Seat(1), Action::Chow("3p".parse().unwrap()))
+        .unwrap();
     g.apply(Seat(2), Action::Pung).unwrap();
     g.apply(Seat(3), Action::Win).unwrap();
     let r = g.result().unwrap();
-    assert_eq!((r.winner, r.discarder, r.win_tile), (Some(Seat(3)), Some(Seat(0)), Some(five)));
+    assert_eq!(
+        (r.winner, r.discarder, r.win_tile),
+        (Some(Seat(3)), Some(Seat(0)), Some(five))
+    );
     assert_eq!(r.deltas.iter().sum::<i32>(), 0);
     // Without the win, the pung beats the chow (though the chow answered first).
     let mut g = claim_table();
     discard(&mut g, Seat(0), "5p");
-    g.apply(Seat(1), Action::Chow("3p".parse().unwrap())).unwrap();
+    g.apply(Seat(1), Action::Chow("3p".parse().unwrap()))
+        .unwrap();
     g.apply(Seat(3), Action::Pass).unwrap();
     g.apply(Seat(2), Action::Pung).unwrap();
     assert_eq!(g.melds_of(Seat(2)).len(), 1);
@@ -121,7 +121,8 @@ fn claim_priority_win_beats_pung_beats_chow() {
     // With only the chow left, it goes through.
     let mut g = claim_table();
     discard(&mut g, Seat(0), "5p");
-    g.apply(Seat(1), Action::Chow("3p".parse().unwrap())).unwrap();
+    g.apply(Seat(1), Action::Chow("3p".parse().unwrap()))
+        .unwrap();
     g.apply(Seat(2), Action::Pass).unwrap();
     g.apply(Seat(3), Action::Pass).unwrap();
     assert_eq!(g.melds_of(Seat(1))[0].notation(), "345p");
@@ -184,7 +185,10 @@ fn no_kong_right_after_a_chow() {
     }
     assert_eq!(g.turn(), Some((Seat(1), None)));
     let legal = g.legal_actions(Seat(1));
-    assert!(legal.iter().all(|a| matches!(a, Action::Discard(_))), "{legal:?}");
+    assert!(
+        legal.iter().all(|a| matches!(a, Action::Discard(_))),
+        "{legal:?}"
+    );
     // After the next draw the kong is allowed again.
     discard(&mut g, Seat(1), "1m");
     let mut guard = 0;
@@ -195,12 +199,19 @@ fn no_kong_right_after_a_chow() {
             let a = if g.claim_tile().is_some() {
                 Action::Pass
             } else {
-                *g.legal_actions(s).iter().rev().find(|a| matches!(a, Action::Discard(_))).unwrap()
+                *g.legal_actions(s)
+                    .iter()
+                    .rev()
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .unwrap()
             };
             g.apply(s, a).unwrap();
         }
     }
-    assert!(g.legal_actions(Seat(1)).contains(&Action::ConcealedKong("2s".parse().unwrap())));
+    assert!(
+        g.legal_actions(Seat(1))
+            .contains(&Action::ConcealedKong("2s".parse().unwrap()))
+    );
 }
 
 #[test]
@@ -253,7 +264,10 @@ fn eight_point_minimum_no_false_win() {
     assert!(!g.legal_actions(Seat(3)).contains(&Action::Win));
     let before = format!("{g:?}");
     let err = g.apply(Seat(3), Action::Win).unwrap_err();
-    assert!(matches!(err, GameError::Illegal { .. } | GameError::NotYourTurn(_)), "{err}");
+    assert!(
+        matches!(err, GameError::Illegal { .. } | GameError::NotYourTurn(_)),
+        "{err}"
+    );
     assert_eq!(before, format!("{g:?}"), "a refused action changes nothing");
 }
 
@@ -271,12 +285,16 @@ fn robbing_a_kong_and_winning_on_a_kong_replacement() {
         "",
         "5s",
     );
-    g.apply(Seat(0), Action::ConcealedKong("1m".parse().unwrap())).unwrap();
+    g.apply(Seat(0), Action::ConcealedKong("1m".parse().unwrap()))
+        .unwrap();
     assert!(g.legal_actions(Seat(0)).contains(&Action::Win));
     g.apply(Seat(0), Action::Win).unwrap();
     let score = g.result().unwrap().score.clone().unwrap();
     assert!(score.fans.iter().any(|f| f.id == 46), "{score:?}");
-    assert!(!score.fans.iter().any(|f| f.id == 80), "杠上开花 absorbs 自摸");
+    assert!(
+        !score.fans.iter().any(|f| f.id == 80),
+        "杠上开花 absorbs 自摸"
+    );
 
     // 抢杠和: seat 1 pungs 7s, later draws the fourth and adds it; seat 2 robs it.
     let mut g = scripted(
@@ -292,7 +310,11 @@ fn robbing_a_kong_and_winning_on_a_kong_replacement() {
     );
     discard(&mut g, Seat(0), "7s");
     for s in g.pending_seats() {
-        let a = if s == Seat(1) { Action::Pung } else { Action::Pass };
+        let a = if s == Seat(1) {
+            Action::Pung
+        } else {
+            Action::Pass
+        };
         g.apply(s, a).unwrap();
     }
     discard(&mut g, Seat(1), "6z");
@@ -324,7 +346,8 @@ fn robbing_a_kong_and_winning_on_a_kong_replacement() {
 
 fn play(setup: HandSetup, seed: u64) -> Game {
     let mut g = Game::new(setup);
-    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));
+    let mut players: [SimplePlayer; 4] =
+        std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));
     while !g.is_finished() {
         for s in g.pending_seats() {
             let a = players[s.index()].pick(&g.legal_actions(s));
@@ -341,8 +364,15 @@ fn no_dealer_continuation_in_a_whole_sixteen_hand_match() {
     let mut dealer_won = 0;
     loop {
         let g = m.game();
-        assert_eq!(g.setup().dealer, Seat((m.hand_index() % 4) as u8), "the deal passes every hand");
-        assert_eq!(g.setup().prevalent, Wind::from_index(m.hand_index() as usize / 4));
+        assert_eq!(
+            g.setup().dealer,
+            Seat((m.hand_index() % 4) as u8),
+            "the deal passes every hand"
+        );
+        assert_eq!(
+            g.setup().prevalent,
+            Wind::from_index(m.hand_index() as usize / 4)
+        );
         while !m.game().is_finished() {
             for s in m.game().pending_seats() {
                 let view = m.game().view(s);
@@ -409,14 +439,23 @@ fn invariants_hold_over_ten_thousand_random_hands() {
         r.check_invariants().unwrap();
         for (n, a) in record.actions.iter().enumerate() {
             r.apply(a.seat, a.action).unwrap();
-            r.check_invariants().unwrap_or_else(|e| panic!("hand {i} action {n}: {e}"));
+            r.check_invariants()
+                .unwrap_or_else(|e| panic!("hand {i} action {n}: {e}"));
             if n % 7 == 0 {
                 for viewer in Seat::ALL {
                     for e in r.events_for(viewer) {
                         match e {
-                            Event::Dealt { seat, tiles } => assert_eq!(tiles.is_some(), seat == viewer),
-                            Event::Drew { seat, tile: Some(t), .. } => assert!(seat == viewer || t.is_flower()),
-                            Event::Kong { seat, meld } if meld.kind == MeldKind::Kong(KongKind::Concealed) => {
+                            Event::Dealt { seat, tiles } => {
+                                assert_eq!(tiles.is_some(), seat == viewer)
+                            }
+                            Event::Drew {
+                                seat,
+                                tile: Some(t),
+                                ..
+                            } => assert!(seat == viewer || t.is_flower()),
+                            Event::Kong { seat, meld }
+                                if meld.kind == MeldKind::Kong(KongKind::Concealed) =>
+                            {
                                 assert_eq!(meld.tile.is_some(), seat == viewer)
                             }
                             _ => {}
@@ -442,7 +481,8 @@ fn random_illegal_actions_are_refused_and_change_nothing() {
             dealer: Seat(0),
             prevalent: Wind::East,
         });
-        let mut players: [SimplePlayer; 4] = std::array::from_fn(|k| SimplePlayer::new(i * 4 + k as u64));
+        let mut players: [SimplePlayer; 4] =
+            std::array::from_fn(|k| SimplePlayer::new(i * 4 + k as u64));
         while !g.is_finished() {
             // Try something random first.
             let seat = Seat((rng.next_u32() % 4) as u8);
@@ -489,10 +529,16 @@ fn a_tampered_record_is_rejected_where_it_diverges() {
     assert_eq!(HandRecord::from_json(&json).unwrap(), record);
     let mut bad = record.clone();
     bad.result.deltas[0] += 1;
-    assert!(matches!(replay(&bad), Err(crate::record::ReplayError::ResultDiffers(_))));
+    assert!(matches!(
+        replay(&bad),
+        Err(crate::record::ReplayError::ResultDiffers(_))
+    ));
     let mut bad = record.clone();
     bad.events[5] = Event::DrawGame;
-    assert!(matches!(replay(&bad), Err(crate::record::ReplayError::EventDiffers { index: 5, .. })));
+    assert!(matches!(
+        replay(&bad),
+        Err(crate::record::ReplayError::EventDiffers { index: 5, .. })
+    ));
     let mut bad = record;
     bad.actions.truncate(3);
     assert!(replay(&bad).is_err());

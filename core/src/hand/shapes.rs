@@ -209,7 +209,9 @@ pub fn is_complete_counts(concealed: &TileCounts, melds: usize) -> bool {
             return true;
         }
         let distinct = c.iter().filter(|&&x| x > 0).count();
-        if (distinct == 13 && thirteen_orphans(c)) || (distinct == 14 && honors_knitted(c).is_some()) {
+        if (distinct == 13 && thirteen_orphans(c))
+            || (distinct == 14 && honors_knitted(c).is_some())
+        {
             return true;
         }
     }

@@ -81,7 +81,13 @@ impl Tables {
     /// Is the group (0–2 suits, 3 honors) exactly `sets` sets, plus a pair when `pair`?
     /// Reads the packed entry without decoding it: the win check's inner step.
     #[inline(always)]
-    pub(crate) fn group_complete(&self, group: usize, counts: &[u8], sets: usize, pair: bool) -> bool {
+    pub(crate) fn group_complete(
+        &self,
+        group: usize,
+        counts: &[u8],
+        sets: usize,
+        pair: bool,
+    ) -> bool {
         let e = if group == 3 {
             self.honors[key(counts)]
         } else {

@@ -357,7 +357,11 @@ pub fn ref_rest_distance(c: &[u8; KINDS], sets: usize) -> i32 {
             for &j in take {
                 c[j] -= 1;
             }
-            let (s, p) = if set { (sets_left - 1, pair_left) } else { (sets_left, false) };
+            let (s, p) = if set {
+                (sets_left - 1, pair_left)
+            } else {
+                (sets_left, false)
+            };
             go(c, s, p, cost + cost_add, best);
             for &j in take {
                 c[j] += 1;
