@@ -2,6 +2,7 @@
 
 mod arena;
 mod fan;
+mod history_cmd;
 mod play;
 mod shanten;
 mod simulate;
@@ -25,10 +26,15 @@ enum Command {
     Shanten(shanten::Args),
     /// Chinese Official fan breakdown of hands given as JSON lines on stdin; one JSON line each.
     Fan(fan::Args),
-    /// Play many hands with simple players and print one JSON summary line.
+    /// Play many hands (simple players, or the bot arena with --seats) and print one JSON
+    /// summary line.
     Simulate(simulate::Args),
     /// Play a match against three bots (a terminal UI, or moves as lines from a script).
     Play(play::Args),
+    /// List recent hands and your statistics from the local history.
+    History(history_cmd::HistoryArgs),
+    /// Step through a recorded hand from one seat's view, or all hands open.
+    Replay(history_cmd::ReplayArgs),
 }
 
 fn main() {
@@ -38,6 +44,8 @@ fn main() {
         Command::Fan(args) => fan::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Play(args) => play::run(args),
+        Command::History(args) => history_cmd::run_history(args),
+        Command::Replay(args) => history_cmd::run_replay(args),
     };
     if let Err(e) = result {
         eprintln!("tongcheng: {e}");

@@ -1,0 +1,116 @@
+//! `tongcheng play`: a full match against three bots, every finished hand saved to the local
+//! history.
+//!
+//! With a terminal on both ends (and no `--script`) it is a full-screen game ([`tui`]);
+//! otherwise moves are read as lines ([`scripted`]), which is what tests and pipes use. Both
+//! drive the same [`table::Table`], so they play by exactly the same rules and bots.
+
+mod command;
+mod scripted;
+mod store;
+mod table;
+mod text;
+mod tiles;
+mod tui;
+
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+use tongcheng_core::bot::Level;
+use tongcheng_core::rules::RuleSet;
+
+use store::{Store, default_db_path, now_secs, unfinished_path};
+use tiles::TileFace;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set preset.
+    #[arg(long, default_value = "guobiao")]
+    pub rules: String,
+    /// Bot strength: easy, normal or hard.
+    #[arg(long, default_value = "normal")]
+    pub level: Level,
+    /// Seed of the match (walls and bots); picked from the clock and printed when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// History database [default: $XDG_DATA_HOME/tongcheng/history.db, or
+    /// ~/.local/share/tongcheng/history.db].
+    #[arg(long, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Read moves from FILE (one a line) instead of playing in the terminal UI.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    /// Continue the match saved on quit (`<db>.unfinished.json`).
+    #[arg(long)]
+    pub resume: bool,
+    /// Show tiles as notation (5m, 7z) instead of Unicode mahjong glyphs.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// Everything a front end needs to start.
+pub struct Setup {
+    pub rules: RuleSet,
+    pub seed: u64,
+    /// The seed was not given: say which one was picked, so the match can be replayed.
+    pub seed_from_clock: bool,
+    pub level: Level,
+    pub unfinished: PathBuf,
+    pub resume: bool,
+    pub face: TileFace,
+}
+
+pub fn run(args: Args) -> io::Result<()> {
+    let rules = RuleSet::preset(&args.rules).ok_or_else(|| {
+        io::Error::other(format!(
+            "unknown rule set '{}' (known: {})",
+            args.rules,
+            RuleSet::preset_names().join(", ")
+        ))
+    })?;
+    let db = match args.db {
+        Some(p) => p,
+        None => default_db_path(|k| std::env::var(k).ok()).ok_or_else(|| {
+            io::Error::other("no --db given, and neither XDG_DATA_HOME nor HOME is set")
+        })?,
+    };
+    let store = Store::open(&db).map_err(io::Error::other)?;
+    let (seed, seed_from_clock) = match args.seed {
+        Some(s) => (s, false),
+        None => (clock_seed(), true),
+    };
+    let setup = Setup {
+        rules,
+        seed,
+        seed_from_clock,
+        level: args.level,
+        unfinished: unfinished_path(&db),
+        resume: args.resume,
+        face: TileFace::choose(args.ascii),
+    };
+    let interactive =
+        args.script.is_none() && io::stdin().is_terminal() && io::stdout().is_terminal();
+    if interactive {
+        return tui::run(setup, store);
+    }
+    let input: Box<dyn BufRead> = match &args.script {
+        Some(f) => Box::new(BufReader::new(std::fs::File::open(f).map_err(|e| {
+            io::Error::other(format!("cannot read the script {}: {e}", f.display()))
+        })?)),
+        None => Box::new(io::stdin().lock()),
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    scripted::run(setup, store, input, &mut out)?;
+    out.flush()
+}
+
+/// A seed from the clock, for a match without `--seed`: nine digits, short enough to type
+/// back after it is printed.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    ((now_secs() as u64).wrapping_mul(1_000_003) ^ u64::from(nanos)) % 1_000_000_000
+}

@@ -1,0 +1,292 @@
+//! Scripted play: moves read as plain lines, the table printed as plain text.
+//!
+//! For tests, bug reports and playing over a pipe. The output depends only on the seed, the
+//! level and the input (no clock, no timing), so a transcript can be compared byte for byte.
+//! When the input runs out every remaining decision of the human is taken exactly as on a
+//! timeout, so `tongcheng play --seed 5 </dev/null` plays a whole match by itself.
+
+use std::io::{self, BufRead, Write};
+
+use tongcheng_core::game::Decision;
+use tongcheng_core::hint::hint;
+
+use super::Setup;
+use super::command::{Command, HELP, action_text, parse, resolve};
+use super::store::{
+    Store, describe_unfinished, load_unfinished, remove_unfinished, save_unfinished,
+};
+use super::table::{Step, Table};
+use super::text::{
+    event_line, final_block, hint_block, result_block, standings_line, table_block, wrap_text,
+};
+use super::tiles::TileFace;
+
+/// Lines of input, counted, read as bytes so that invalid UTF-8 is a bad line, not an error.
+struct Input {
+    reader: Box<dyn BufRead>,
+    line_no: usize,
+    ended: bool,
+}
+
+impl Input {
+    fn next_line(&mut self) -> io::Result<Option<String>> {
+        if self.ended {
+            return Ok(None);
+        }
+        let mut buf = Vec::new();
+        if self.reader.read_until(b'\n', &mut buf)? == 0 {
+            self.ended = true;
+            return Ok(None);
+        }
+        self.line_no += 1;
+        Ok(Some(String::from_utf8_lossy(&buf).trim().to_string()))
+    }
+}
+
+fn other(e: impl ToString) -> io::Error {
+    io::Error::other(e.to_string())
+}
+
+fn print(out: &mut dyn Write, lines: &[String]) -> io::Result<()> {
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    Ok(())
+}
+
+/// Picks the match to play: the saved one with `--resume`, otherwise a new one (a saved
+/// match is then only mentioned, never touched).
+fn open_table(setup: &Setup, store: &mut Store, out: &mut dyn Write) -> io::Result<Table> {
+    let path = &setup.unfinished;
+    let saved = load_unfinished(path);
+    let fresh = || Table::new(setup.rules.clone(), setup.seed, setup.level);
+    Ok(match (saved, setup.resume) {
+        (Ok(Some(u)), true) => {
+            let t = Table::resume(&u).map_err(|e| {
+                other(format!(
+                    "the unfinished match in {} cannot be resumed ({e}); it was left untouched",
+                    path.display()
+                ))
+            })?;
+            store.adopt_match(u.match_id);
+            remove_unfinished(path).map_err(other)?;
+            writeln!(
+                out,
+                "resuming the unfinished match saved in {}:",
+                path.display()
+            )?;
+            writeln!(out, "  {}", describe_unfinished(&u))?;
+            t
+        }
+        (Ok(Some(u)), false) => {
+            writeln!(
+                out,
+                "an unfinished match ({}) is saved in {}; it is left untouched (--resume continues it)",
+                describe_unfinished(&u),
+                path.display()
+            )?;
+            fresh()
+        }
+        (Ok(None), true) => {
+            writeln!(
+                out,
+                "no unfinished match in {}: starting a new match",
+                path.display()
+            )?;
+            fresh()
+        }
+        (Ok(None), false) => fresh(),
+        (Err(e), true) => return Err(other(format!("{e}; it was left untouched"))),
+        (Err(e), false) => {
+            writeln!(out, "note: {e}; it is left untouched")?;
+            fresh()
+        }
+    })
+}
+
+/// Plays a match reading moves from `input`, printing to `out`.
+pub fn run(
+    setup: Setup,
+    mut store: Store,
+    input: Box<dyn BufRead>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut table = open_table(&setup, &mut store, out)?;
+    writeln!(
+        out,
+        "tongcheng play: {} rules, {} bots, seed {}",
+        table.rules().name,
+        table.level().name(),
+        table.seed()
+    )?;
+    if setup.seed_from_clock && table.seed() == setup.seed {
+        writeln!(
+            out,
+            "(the seed was picked from the clock: --seed {} plays this match again)",
+            table.seed()
+        )?;
+    }
+    writeln!(out, "history: {}", store.path().display())?;
+    let mut input = Input {
+        reader: input,
+        line_no: 0,
+        ended: false,
+    };
+    if table.is_over() {
+        return finish(&table, &mut store, out);
+    }
+    hand_header(&table, out)?;
+    let mut printed = 0;
+    loop {
+        printed = print_events(&table, printed, out)?;
+        match table.advance().map_err(other)? {
+            Step::Bot { .. } => {}
+            Step::Human(d) => {
+                if !ask(&mut table, &d, &mut input, &setup, &store, out)? {
+                    return Ok(());
+                }
+            }
+            Step::HandOver => {
+                let r = table
+                    .game()
+                    .result()
+                    .cloned()
+                    .ok_or_else(|| other("the hand has no result"))?;
+                print(out, &result_block(&table, &r, TileFace::Notation))?;
+                match store.save_hand(&table) {
+                    Ok(id) => writeln!(out, "saved to the history as hand {}", id.0)?,
+                    Err(e) => writeln!(
+                        out,
+                        "warning: this hand could not be saved to the history: {e}"
+                    )?,
+                }
+                let label = format!("standings after hand {}", table.hand_label());
+                let more = table.next_hand();
+                print(out, &standings_line(&table, &label))?;
+                if !more {
+                    return finish(&table, &mut store, out);
+                }
+                printed = 0;
+                hand_header(&table, out)?;
+            }
+        }
+    }
+}
+
+fn hand_header(t: &Table, out: &mut dyn Write) -> io::Result<()> {
+    let v = t.view();
+    writeln!(
+        out,
+        "\n== hand {}: {} deals, prevalent wind {} ({}) ==",
+        t.hand_label(),
+        super::text::who(t, v.dealer),
+        v.prevalent.name_zh(),
+        v.prevalent
+    )
+}
+
+fn print_events(t: &Table, from: usize, out: &mut dyn Write) -> io::Result<usize> {
+    let events = t.game().events();
+    let me = t.human_seat();
+    for e in &events[from.min(events.len())..] {
+        if let Some(l) = event_line(t, &e.for_seat(me), TileFace::Notation) {
+            writeln!(out, "{l}")?;
+        }
+    }
+    Ok(events.len())
+}
+
+fn finish(t: &Table, store: &mut Store, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out)?;
+    print(out, &final_block(t))?;
+    if let Err(e) = store.finish_match(t) {
+        writeln!(
+            out,
+            "warning: the match could not be closed in the history: {e}"
+        )?;
+    }
+    out.flush()
+}
+
+/// Asks the human's decision until a legal move is given. Returns false when the player quit.
+fn ask(
+    t: &mut Table,
+    d: &Decision,
+    input: &mut Input,
+    setup: &Setup,
+    store: &Store,
+    out: &mut dyn Write,
+) -> io::Result<bool> {
+    if !input.ended {
+        print(out, &table_block(t, &t.view()))?;
+    }
+    loop {
+        if input.ended {
+            let a = d.on_timeout;
+            t.apply_human(a).map_err(other)?;
+            writeln!(out, "auto-play: {}", action_text(a))?;
+            return Ok(true);
+        }
+        write!(out, "> ")?;
+        out.flush()?;
+        let Some(line) = input.next_line()? else {
+            writeln!(
+                out,
+                "(end of input: the remaining decisions are auto-played, as on a timeout)"
+            )?;
+            continue;
+        };
+        writeln!(out, "{line}")?;
+        let n = input.line_no;
+        let cmd = match parse(&line) {
+            Ok(None) => continue,
+            Ok(Some(c)) => c,
+            Err(e) => {
+                print(out, &wrap_text(&format!("error: line {n}: "), &e))?;
+                continue;
+            }
+        };
+        match cmd {
+            Command::Hint => match hint(&t.view()) {
+                Some(h) => print(out, &hint_block(&h, super::text::WIDTH))?,
+                None => writeln!(out, "no hint: nothing to decide")?,
+            },
+            Command::Table => print(out, &table_block(t, &t.view()))?,
+            Command::Help => print(out, &wrap_text("", HELP))?,
+            Command::Quit => {
+                quit(t, setup, store, out)?;
+                return Ok(false);
+            }
+            cmd => {
+                match resolve(cmd, d).and_then(|a| t.apply_human(a).map_err(|e| e.to_string())) {
+                    Ok(()) => return Ok(true),
+                    Err(e) => print(out, &wrap_text(&format!("error: line {n}: "), &e))?,
+                }
+            }
+        }
+    }
+}
+
+/// Saves the match for `--resume`, unless another saved match is already there: that one is
+/// never overwritten.
+fn quit(t: &Table, setup: &Setup, store: &Store, out: &mut dyn Write) -> io::Result<()> {
+    let path = &setup.unfinished;
+    let u = t.unfinished(store.match_id());
+    if u.hands.iter().all(Vec::is_empty) {
+        writeln!(out, "quit before the first move: nothing to save")?;
+    } else if path.exists() {
+        writeln!(
+            out,
+            "quit: another unfinished match is saved in {} and was left untouched; this one is not saved",
+            path.display()
+        )?;
+    } else {
+        save_unfinished(path, &u).map_err(other)?;
+        writeln!(
+            out,
+            "quit: the match is saved in {}; `tongcheng play --resume` (with the same --db) continues it",
+            path.display()
+        )?;
+    }
+    out.flush()
+}

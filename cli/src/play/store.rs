@@ -1,0 +1,191 @@
+//! Where a match is kept: finished hands in the history database, and an unfinished match in
+//! a small JSON file next to it (`<db>.unfinished.json`) until it is resumed or discarded.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tongcheng_core::history::{HandId, HistoryStore, MatchId};
+use tongcheng_core::record::HandRecord;
+use tongcheng_core::seat::Seat;
+
+use super::table::{HUMAN, Table, Unfinished};
+
+/// The default history file: `$XDG_DATA_HOME/tongcheng/history.db`, else
+/// `$HOME/.local/share/tongcheng/history.db` (the XDG base-directory convention).
+pub fn default_db_path(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let base = match var("XDG_DATA_HOME").filter(|v| Path::new(v).is_absolute()) {
+        Some(x) => PathBuf::from(x),
+        None => PathBuf::from(var("HOME").filter(|h| !h.is_empty())?).join(".local/share"),
+    };
+    Some(base.join("tongcheng").join("history.db"))
+}
+
+/// `<db>.unfinished.json`, beside the database.
+pub fn unfinished_path(db: &Path) -> PathBuf {
+    let mut s = db.as_os_str().to_os_string();
+    s.push(".unfinished.json");
+    PathBuf::from(s)
+}
+
+/// Unix seconds now (the history stores when a hand was played; the core reads no clock).
+pub fn now_secs() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// The history database, and the match row this session's hands go to (created with the
+/// first saved hand, so a match quit before any hand ends leaves no empty row).
+pub struct Store {
+    db: HistoryStore,
+    path: PathBuf,
+    match_id: Option<MatchId>,
+}
+
+impl Store {
+    /// Opens (creating the directory and file if needed) the history at `path`.
+    pub fn open(path: &Path) -> Result<Store, String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let db = HistoryStore::open(path).map_err(|e| e.to_string())?;
+        Ok(Store {
+            db,
+            path: path.to_path_buf(),
+            match_id: None,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn match_id(&self) -> Option<i64> {
+        self.match_id.map(|m| m.0)
+    }
+
+    /// Carries on a resumed match's row, if it is still there and unfinished; otherwise the
+    /// next saved hand starts a new one.
+    pub fn adopt_match(&mut self, id: Option<i64>) {
+        self.match_id = id
+            .map(MatchId)
+            .filter(|&m| self.db.get_match(m).is_ok_and(|e| e.finished_at.is_none()));
+    }
+
+    /// Saves the finished hand of `t` under the match.
+    pub fn save_hand(&mut self, t: &Table) -> Result<HandId, String> {
+        let record = HandRecord::of(t.game()).ok_or("the hand is not over yet")?;
+        let now = now_secs();
+        let m = match self.match_id {
+            Some(m) => m,
+            None => {
+                let m = self
+                    .db
+                    .start_match(&t.rules().name, Seat(HUMAN as u8), now)
+                    .map_err(|e| e.to_string())?;
+                self.match_id = Some(m);
+                m
+            }
+        };
+        self.db
+            .add_hand(&record, t.human_seat(), now, Some(m))
+            .map_err(|e| e.to_string())
+    }
+
+    /// Hands stored in the whole history (tests).
+    #[cfg(test)]
+    pub fn db_hands(&self) -> u64 {
+        self.db.count_hands().unwrap_or(0)
+    }
+
+    /// Marks the match finished with the final scores.
+    pub fn finish_match(&mut self, t: &Table) -> Result<(), String> {
+        let Some(m) = self.match_id else {
+            return Ok(());
+        };
+        self.db
+            .finish_match(m, t.match_state().scores(), now_secs())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Reads a saved unfinished match: `Ok(None)` when there is none.
+pub fn load_unfinished(path: &Path) -> Result<Option<Unfinished>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(s) => serde_json::from_str(&s)
+            .map(Some)
+            .map_err(|e| format!("{} cannot be read as a saved match: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// Writes the unfinished match through a temporary file and a rename, so a crash mid-write
+/// never leaves half a file where a saved match was.
+pub fn save_unfinished(path: &Path, u: &Unfinished) -> Result<(), String> {
+    let json = serde_json::to_string(u).map_err(|e| e.to_string())?;
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, json).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Deletes the saved unfinished match (resumed or discarded).
+pub fn remove_unfinished(path: &Path) -> Result<(), String> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("cannot remove {}: {e}", path.display())),
+    }
+}
+
+/// One line about a saved match: its seed, level and how far it got.
+pub fn describe_unfinished(u: &Unfinished) -> String {
+    let moves = u.hands.last().map_or(0, Vec::len);
+    format!(
+        "{} rules, seed {}, {} bots, stopped {} moves into hand {}",
+        u.rules.name,
+        u.seed,
+        u.level.name(),
+        moves,
+        u.hands.len().max(1)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_path_follows_xdg() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(
+            default_db_path(env(&[("XDG_DATA_HOME", "/x/data"), ("HOME", "/home/a")])),
+            Some(PathBuf::from("/x/data/tongcheng/history.db"))
+        );
+        assert_eq!(
+            default_db_path(env(&[("HOME", "/home/a")])),
+            Some(PathBuf::from("/home/a/.local/share/tongcheng/history.db"))
+        );
+        // A relative XDG_DATA_HOME is invalid by the spec and ignored.
+        assert_eq!(
+            default_db_path(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])),
+            Some(PathBuf::from("/h/.local/share/tongcheng/history.db"))
+        );
+        assert_eq!(default_db_path(env(&[])), None);
+        assert_eq!(
+            unfinished_path(Path::new("/a/h.db")),
+            PathBuf::from("/a/h.db.unfinished.json")
+        );
+    }
+}

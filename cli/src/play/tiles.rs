@@ -1,0 +1,181 @@
+//! How a tile looks on screen: a Unicode mahjong glyph (U+1F000 block) or its notation, and a
+//! colour per suit so the suits tell apart at a glance.
+
+use tongcheng_core::tile::{Suit, Tile};
+
+/// Whether tiles are drawn as glyphs or as notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileFace {
+    /// 🀇 🀙 🀐 🀀 … — only when the terminal speaks UTF-8.
+    Glyph,
+    /// `1m 1p 1s 1z` — always readable, and what scripts type.
+    Notation,
+}
+
+impl TileFace {
+    /// Glyphs unless `--ascii`, and only when the locale says UTF-8: a terminal that does not
+    /// decode UTF-8 would show garbage instead of tiles.
+    pub fn choose(force_ascii: bool) -> TileFace {
+        if force_ascii {
+            return TileFace::Notation;
+        }
+        if locale_is_utf8(|k| std::env::var(k).ok()) {
+            TileFace::Glyph
+        } else {
+            TileFace::Notation
+        }
+    }
+
+    /// The tile as text: one glyph, or the two characters of its notation.
+    pub fn text(self, t: Tile) -> String {
+        match self {
+            TileFace::Glyph => glyph(t).to_string(),
+            TileFace::Notation => t.to_string(),
+        }
+    }
+
+    /// Cells a tile takes in a row of separate tiles: a glyph and a space, or notation and a
+    /// space.
+    pub fn cells(self) -> usize {
+        match self {
+            TileFace::Glyph => 2,
+            TileFace::Notation => 3,
+        }
+    }
+
+    /// The tile padded to `cells` terminal cells (its own width plus a space at least), so
+    /// rows of tiles line up whatever the glyph's width.
+    pub fn padded(self, t: Tile, cells: usize) -> String {
+        let s = self.text(t);
+        let w = match self {
+            TileFace::Glyph => glyph_width(t),
+            TileFace::Notation => 2,
+        };
+        // At least one space after every tile, so a wide 🀄 never touches its neighbour.
+        format!("{s}{}", " ".repeat(cells.saturating_sub(w).max(1)))
+    }
+}
+
+/// The locale decides the way the C library does: the first of LC_ALL, LC_CTYPE and LANG that
+/// is set and non-empty.
+pub fn locale_is_utf8(var: impl Fn(&str) -> Option<String>) -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .filter_map(|k| var(k).filter(|v| !v.is_empty()))
+        .next()
+        .is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("utf-8") || v.contains("utf8")
+        })
+}
+
+/// The Unicode mahjong tile for `t`.
+pub fn glyph(t: Tile) -> char {
+    let r = u32::from(t.rank()) - 1;
+    let code = match t.suit() {
+        Suit::Characters => 0x1F007 + r,
+        Suit::Dots => 0x1F019 + r,
+        Suit::Bamboo => 0x1F010 + r,
+        // 1z–4z are the winds E S W N; 5z white, 6z green, 7z red sit in reverse order in the
+        // Unicode block (🀆 🀅 🀄).
+        Suit::Honors if r < 4 => 0x1F000 + r,
+        Suit::Honors => 0x1F006 - (r - 4),
+        // Our flowers 1f–4f are the seasons 春夏秋冬 (🀦–🀩), 5f–8f the plants 梅兰竹菊 (🀢–🀥).
+        Suit::Flowers if r < 4 => 0x1F026 + r,
+        Suit::Flowers => 0x1F022 + (r - 4),
+    };
+    char::from_u32(code).unwrap_or('?')
+}
+
+/// Terminal cells a glyph takes: 🀄 has emoji presentation (East Asian Wide), the rest of the
+/// block is narrow.
+pub fn glyph_width(t: Tile) -> usize {
+    if t == Tile::RED { 2 } else { 1 }
+}
+
+/// Which colour family a tile belongs to (the TUI maps it to a terminal colour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hue {
+    Red,
+    Blue,
+    Green,
+    Plain,
+    Magenta,
+}
+
+/// Characters red, dots blue, bamboo green, winds plain, dragons in their own colour
+/// (中 red, 发 green, 白 plain), flowers magenta.
+pub fn hue(t: Tile) -> Hue {
+    match t.suit() {
+        Suit::Characters => Hue::Red,
+        Suit::Dots => Hue::Blue,
+        Suit::Bamboo => Hue::Green,
+        Suit::Honors if t == Tile::RED => Hue::Red,
+        Suit::Honors if t == Tile::GREEN => Hue::Green,
+        Suit::Honors => Hue::Plain,
+        Suit::Flowers => Hue::Magenta,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn glyphs_follow_the_unicode_block() {
+        assert_eq!(glyph(t("1m")), '🀇');
+        assert_eq!(glyph(t("9m")), '🀏');
+        assert_eq!(glyph(t("1p")), '🀙');
+        assert_eq!(glyph(t("9p")), '🀡');
+        assert_eq!(glyph(t("1s")), '🀐');
+        assert_eq!(glyph(t("9s")), '🀘');
+        assert_eq!(glyph(t("1z")), '🀀');
+        assert_eq!(glyph(t("4z")), '🀃');
+        assert_eq!(glyph(t("5z")), '🀆');
+        assert_eq!(glyph(t("6z")), '🀅');
+        assert_eq!(glyph(t("7z")), '🀄');
+        assert_eq!(glyph(t("1f")), '🀦');
+        assert_eq!(glyph(t("4f")), '🀩');
+        assert_eq!(glyph(t("5f")), '🀢');
+        assert_eq!(glyph(t("8f")), '🀥');
+    }
+
+    #[test]
+    fn utf8_only_when_the_locale_says_so() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(locale_is_utf8(env(&[("LANG", "en_US.UTF-8")])));
+        assert!(locale_is_utf8(env(&[
+            ("LC_ALL", "zh_CN.utf8"),
+            ("LANG", "C")
+        ])));
+        assert!(!locale_is_utf8(env(&[
+            ("LC_ALL", "C"),
+            ("LANG", "en_US.UTF-8")
+        ])));
+        assert!(locale_is_utf8(env(&[
+            ("LC_ALL", ""),
+            ("LANG", "en_US.UTF-8")
+        ])));
+        assert!(!locale_is_utf8(env(&[])));
+    }
+
+    #[test]
+    fn padding_gives_every_tile_the_same_width() {
+        assert_eq!(TileFace::Glyph.padded(t("7z"), 3), "🀄 ");
+        assert_eq!(TileFace::Glyph.padded(t("1m"), 3), "🀇  ");
+        assert_eq!(TileFace::Notation.padded(t("1m"), 3), "1m ");
+        assert_eq!(TileFace::Glyph.padded(t("7z"), 2), "🀄 ");
+        assert_eq!(TileFace::Glyph.padded(t("1m"), 2), "🀇 ");
+    }
+}
