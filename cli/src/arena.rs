@@ -130,6 +130,7 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
                 seed: master.derive(wall),
                 dealer: Seat((wall % 4) as u8),
                 prevalent: Wind::from_index((wall / 4 % 4) as usize),
+                dealer_level: 0,
             };
             let mut times: [Vec<u64>; 4] = Default::default();
             let start = Instant::now();

@@ -1,4 +1,6 @@
 //! `tongcheng fan`: Chinese Official fan breakdowns of hands given as JSON lines on stdin.
+//! With `--rules hangzhou` (or `hangzhou-mil`) it scores Hangzhou wins instead; see
+//! [`HzInput`] for the extra fields and [`HzOutput`] for the answer.
 //!
 //! One JSON line out per line in, in order: `{"total","valid","fans":[{"id","name","en",
 //! "points","count"}...]}` with fans in id order, or `{"error": "..."}` — the run goes on
@@ -11,9 +13,12 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
 use serde::{Deserialize, Serialize};
 use tongcheng_core::hand::{KongKind, Meld, MeldKind};
+use tongcheng_core::rules::{RuleSet, WildRule};
+use tongcheng_core::score::hangzhou::{self, Element, HzShape, HzWin, Liable};
 use tongcheng_core::score::mcr::{self, Breakdown, McrOptions, WinContext};
+use tongcheng_core::seat::Seat;
 use tongcheng_core::seat::Wind;
-use tongcheng_core::tile::{Tile, parse_hand_tiles, parse_tiles};
+use tongcheng_core::tile::{Tile, TileCounts, parse_hand_tiles, parse_tiles};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,6 +32,9 @@ pub struct Args {
     /// The minimum a win must reach without flowers.
     #[arg(long, value_name = "POINTS", default_value_t = 8)]
     min_points: u32,
+    /// Rule set preset: guobiao (Chinese Official), hangzhou or hangzhou-mil.
+    #[arg(long, default_value = "guobiao")]
+    rules: String,
 }
 
 /// One input line. Missing optional fields: no melds, flags false, winds East, no flowers.
@@ -86,6 +94,16 @@ struct Output<'a> {
 }
 
 pub fn run(args: Args) -> io::Result<()> {
+    let rules = RuleSet::preset(&args.rules).ok_or_else(|| {
+        io::Error::other(format!(
+            "unknown rules '{}' (known: {})",
+            args.rules,
+            RuleSet::preset_names().join(", ")
+        ))
+    })?;
+    if rules.hangzhou_scoring().is_some() {
+        return run_hangzhou(&rules);
+    }
     let defaults = McrOptions {
         mixed_kong_5: args.mixed_kong_5,
         kong_flower_with_last_tile_draw: !args.kong_flower_no_last_tile,
@@ -174,6 +192,198 @@ fn one(text: &str, defaults: &McrOptions) -> Result<Breakdown, String> {
         flowers: input.flowers,
     };
     mcr::score(&ctx, &opts).map_err(|e| e.to_string())
+}
+
+/// One Hangzhou input line: the guobiao fields `concealed` (wilds included), `melds`,
+/// `win_tile`, `self_drawn` (default true here), plus the wild, the 飘 count, the kong run,
+/// the seats and the dealer level.
+#[derive(Deserialize)]
+struct HzInput {
+    concealed: String,
+    #[serde(default)]
+    melds: Vec<MeldInput>,
+    win_tile: String,
+    #[serde(default = "yes")]
+    self_drawn: bool,
+    /// The wild kind (default: 5z, the 白板 财神; for a flipped wild, its face).
+    #[serde(default)]
+    wild: Option<String>,
+    /// 翻财神: 白 plays as the wild's face (default: true when the wild is not 白).
+    #[serde(default)]
+    white_plays_wild_face: Option<bool>,
+    /// Consecutive wild discards (财飘) before the win.
+    #[serde(default)]
+    piao: u8,
+    /// Kongs in the unbroken run that led to the win.
+    #[serde(default)]
+    kongs: u8,
+    /// The winning tile is a kong replacement (杠开).
+    #[serde(default)]
+    on_kong: bool,
+    /// A 十风 win; `true` when a 白 was among the ten honors.
+    #[serde(default)]
+    ten_honors: Option<bool>,
+    /// Seats 0–3: the winner, the dealer, the discarder (discard wins).
+    #[serde(default = "one_seat")]
+    winner: u8,
+    #[serde(default)]
+    dealer: u8,
+    #[serde(default)]
+    discarder: Option<u8>,
+    /// The dealer's level (老庄) 1–3: multiplier 2, 4, 8.
+    #[serde(default = "one_level")]
+    dealer_level: u8,
+    /// `{"contract": seat}` (承包) or `{"reverse": seat}` (反承包).
+    #[serde(default)]
+    liable: Option<Liable>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn one_seat() -> u8 {
+    1
+}
+
+fn one_level() -> u8 {
+    1
+}
+
+/// One Hangzhou answer line.
+#[derive(Serialize)]
+struct HzOutput {
+    shape: HzShape,
+    baotou: bool,
+    wilds: u8,
+    elements: Vec<Element>,
+    /// Fan sum before the cap (MIL table; 0 with the doubling table).
+    fans: u32,
+    /// The hand multiplier M (after the cap).
+    multiplier: u32,
+    capped: bool,
+    /// N = 2^level, applied between the dealer and a non-dealer.
+    dealer_multiplier: i64,
+    /// Score change per seat 0–3 (base 1); sums to zero.
+    payments: [i32; 4],
+}
+
+fn run_hangzhou(rules: &RuleSet) -> io::Result<()> {
+    let mut input = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let text = match std::str::from_utf8(&line) {
+            Ok(s) => s.trim(),
+            Err(_) => {
+                write_error(&mut out, "the line is not valid UTF-8")?;
+                continue;
+            }
+        };
+        if !text.is_empty() {
+            match one_hangzhou(text, rules) {
+                Ok(o) => {
+                    serde_json::to_writer(&mut out, &o)?;
+                    out.write_all(b"\n")?;
+                }
+                Err(e) => write_error(&mut out, &e)?,
+            }
+        }
+        if input.buffer().is_empty() {
+            out.flush()?;
+        }
+    }
+    out.flush()
+}
+
+fn seat(n: u8, what: &str) -> Result<Seat, String> {
+    if n > 3 {
+        return Err(format!("{what}: seat {n} does not exist (seats are 0–3)"));
+    }
+    Ok(Seat(n))
+}
+
+/// Scores one Hangzhou line.
+fn one_hangzhou(text: &str, rules: &RuleSet) -> Result<HzOutput, String> {
+    let input: HzInput = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let opts = rules.hangzhou_scoring().ok_or("not a Hangzhou rule set")?;
+    let concealed = if input.concealed.trim().is_empty() {
+        Vec::new()
+    } else {
+        parse_hand_tiles(&input.concealed).map_err(|e| format!("concealed: {e}"))?
+    };
+    let win_tile: Tile = input
+        .win_tile
+        .trim()
+        .parse()
+        .map_err(|e| format!("win_tile: {e}"))?;
+    let melds = input
+        .melds
+        .iter()
+        .enumerate()
+        .map(|(i, m)| meld(m).map_err(|e| format!("meld {}: {e}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let wild: Tile = match &input.wild {
+        Some(w) => w.trim().parse().map_err(|e| format!("wild: {e}"))?,
+        None if rules.wild == WildRule::None => return Err("these rules have no wild".into()),
+        None => Tile::WHITE,
+    };
+    let white_as = match input.white_plays_wild_face {
+        Some(false) => None,
+        _ if wild == Tile::WHITE => None,
+        _ => Some(wild),
+    };
+    let mut counts = TileCounts::from_tiles(&concealed);
+    // The winning tile is part of `concealed` when it lists 14 tiles; else it is added.
+    if counts.total() + 3 * melds.len() == 13 {
+        counts.add(win_tile);
+    }
+    if counts.get(win_tile) == 0 {
+        return Err("win_tile is not in the hand".into());
+    }
+    if let Some(t) = counts.over_four() {
+        return Err(format!("more than four copies of {t}"));
+    }
+    let winner = seat(input.winner, "winner")?;
+    let dealer = seat(input.dealer, "dealer")?;
+    let discarder = input.discarder.map(|d| seat(d, "discarder")).transpose()?;
+    if discarder == Some(winner) {
+        return Err("the winner cannot be the discarder".into());
+    }
+    let self_drawn = input.self_drawn && discarder.is_none();
+    let s = hangzhou::score(
+        &HzWin {
+            concealed: &counts,
+            melds: &melds,
+            win_tile,
+            wild: Some(wild),
+            white_as,
+            self_drawn,
+            piao: input.piao,
+            kongs: input.kongs,
+            on_kong: input.on_kong,
+            ten_honors: input.ten_honors,
+        },
+        opts,
+    )
+    .map_err(|e| e.to_string())?;
+    let level = input.dealer_level.min(rules.dealer_max_level.max(1));
+    let payments = hangzhou::payments(s.multiplier, winner, dealer, level, discarder, input.liable);
+    Ok(HzOutput {
+        shape: s.shape,
+        baotou: s.baotou,
+        wilds: s.wilds,
+        elements: s.elements,
+        fans: s.fans,
+        multiplier: s.multiplier,
+        capped: s.capped,
+        dealer_multiplier: hangzhou::dealer_multiplier(level),
+        payments,
+    })
 }
 
 /// A meld from `{"kind": "chow"|"pung"|"kong", "tiles", "claimed"?, "concealed"?}`.
@@ -282,6 +492,64 @@ mod tests {
         };
         let b = one(line, &opts).unwrap();
         assert_eq!((b.count(82), b.count(67), b.count(74)), (1, 0, 0));
+    }
+
+    fn hz(line: &str, rules: &RuleSet) -> HzOutput {
+        one_hangzhou(line, rules).unwrap()
+    }
+
+    #[test]
+    fn hangzhou_worked_examples() {
+        let house = RuleSet::hangzhou();
+        let mil = RuleSet::hangzhou_mil();
+        // H1: non-dealer self-draw at L1.
+        let h1 = r#"{"concealed":"123m456m789p234s5s","win_tile":"5s"}"#;
+        assert_eq!(hz(h1, &house).payments, [-2, 4, -1, -1]);
+        let m = hz(h1, &mil);
+        assert_eq!((m.fans, m.multiplier, m.payments), (1, 2, [-4, 8, -2, -2]));
+        // H1 on the dealer's discard at L3 (庄三放炮).
+        let d =
+            r#"{"concealed":"123m456m789p234s5s","win_tile":"5s","discarder":0,"dealer_level":3}"#;
+        assert_eq!(hz(d, &house).payments, [-10, 10, 0, 0]);
+        // H2: dealer 爆头 at L2.
+        let h2 =
+            r#"{"concealed":"123m456m789p234s5z","win_tile":"9s","winner":0,"dealer_level":2}"#;
+        let o = hz(h2, &house);
+        assert!(o.baotou);
+        assert_eq!((o.multiplier, o.payments), (2, [24, -8, -8, -8]));
+        assert_eq!(hz(h2, &mil).payments, [24, -8, -8, -8]);
+        // H3: 财飘.
+        let h3 = r#"{"concealed":"123m456m789p234s5z","win_tile":"7p","piao":1}"#;
+        assert_eq!(hz(h3, &house).payments, [-8, 16, -4, -4]);
+        assert_eq!(hz(h3, &mil).payments, [-8, 16, -4, -4]);
+        // H4: 杠暴 and 杠飘.
+        let gb = r#"{"concealed":"123m456m234s5z","melds":[{"kind":"kong","tiles":"9999p","concealed":true}],"win_tile":"5z","kongs":1,"on_kong":true}"#;
+        assert_eq!(hz(gb, &house).payments, [-8, 16, -4, -4]);
+        assert_eq!(hz(gb, &mil).payments, [-8, 16, -4, -4]);
+        let gp = r#"{"concealed":"123m456m234s5z","melds":[{"kind":"kong","tiles":"9999p","concealed":true}],"win_tile":"5m","kongs":1,"piao":1}"#;
+        assert_eq!(hz(gp, &house).payments, [-16, 32, -8, -8]);
+        assert_eq!(hz(gp, &mil).payments, [-8, 16, -4, -4]);
+        // H5: 豪华七对 爆头, dealer at L3; liability on the non-dealer version.
+        let h5 =
+            r#"{"concealed":"1111m22p33p66s77s5z","win_tile":"9s","winner":0,"dealer_level":3}"#;
+        let o = hz(h5, &house);
+        assert_eq!((o.multiplier, o.payments), (8, [192, -64, -64, -64]));
+        let o = hz(h5, &mil);
+        assert_eq!((o.fans, o.multiplier, o.capped), (5, 16, true));
+        assert_eq!(o.payments, [384, -128, -128, -128]);
+        let nd = r#"{"concealed":"1111m22p33p66s77s5z","win_tile":"9s","dealer_level":3,"liable":{"contract":0}}"#;
+        assert_eq!(hz(nd, &house).payments, [-80, 80, 0, 0]);
+        let rv = r#"{"concealed":"1111m22p33p66s77s5z","win_tile":"9s","dealer_level":3,"liable":{"reverse":0}}"#;
+        assert_eq!(hz(rv, &house).payments, [-160, 160, 0, 0]);
+        let json = serde_json::to_string(&hz(h3, &house)).unwrap();
+        assert!(json.contains(r#""key":"cai_piao","zh":"财飘""#), "{json}");
+        assert!(
+            one_hangzhou(
+                r#"{"concealed":"123m456m789p235s5s","win_tile":"5s"}"#,
+                &house
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -664,6 +664,7 @@ mod tests {
             seed: Seed::from_u64(seed),
             dealer: Seat((seed % 4) as u8),
             prevalent: Wind::East,
+            dealer_level: 0,
         });
         let mut players: [SimplePlayer; 4] =
             std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));

@@ -114,6 +114,7 @@ pub fn run(args: Args) -> std::io::Result<()> {
             seed: seed.derive(i),
             dealer: Seat((i % 4) as u8),
             prevalent: Wind::from_index((i / 4 % 4) as usize),
+            dealer_level: 0,
         };
         let start = Instant::now();
         let game = play_hand(setup, args.seed.wrapping_mul(1_000_003).wrapping_add(i));

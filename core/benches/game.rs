@@ -18,6 +18,7 @@ fn setup(i: u64) -> HandSetup {
         seed: Seed::from_u64(i),
         dealer: Seat((i % 4) as u8),
         prevalent: Wind::East,
+        dealer_level: 0,
     }
 }
 

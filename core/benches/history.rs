@@ -45,6 +45,7 @@ fn play(seed: u64) -> HandRecord {
         seed: Seed::from_u64(seed),
         dealer: Seat((seed % 4) as u8),
         prevalent: Wind::East,
+        dealer_level: 0,
     });
     let mut players: [SimplePlayer; 4] =
         std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));

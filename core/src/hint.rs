@@ -258,6 +258,10 @@ mod tests {
                 on_timeout: Action::Discard(drawn),
             }),
             finished: false,
+            wild: None,
+            wild_indicator: None,
+            locked: false,
+            dealer_level: 0,
         }
     }
 
@@ -308,6 +312,7 @@ mod tests {
             seed: Seed::from_u64(11),
             dealer: Seat(0),
             prevalent: Wind::East,
+            dealer_level: 0,
         });
         let v = g.view(Seat(0));
         let Some(Hint::Turn {

@@ -18,6 +18,105 @@ pub enum DealerRule {
     WinnerDeals,
 }
 
+/// Which scorer prices a win.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// Chinese Official fan table ([`crate::score::mcr`]), with `min_points`.
+    #[default]
+    Mcr,
+    /// Hangzhou doubling or fan-sum table ([`crate::score::hangzhou`]).
+    Hangzhou(HangzhouScoring),
+}
+
+/// The Hangzhou hand tables (regional-rules §1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HangzhouTable {
+    /// House / app doubling: every element doubles the hand (§1.7 a).
+    Doubling,
+    /// MIL 2025: fans are added and capped, the hand is worth 2^fans (§1.7 b).
+    FanSum,
+}
+
+/// Hangzhou scoring options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HangzhouScoring {
+    pub table: HangzhouTable,
+    /// Cap: the largest multiplier (doubling) or fan count (fan sum); 0 for none.
+    pub cap: u32,
+    /// 无财神: a win with no wild in hand scores extra (×2 or +1 fan).
+    pub no_wild_bonus: bool,
+    /// 清七对: seven pairs with no wild score an extra ×2 (doubling only).
+    pub clean_seven_pairs_bonus: bool,
+    /// Every kong of an unbroken run doubles (双杠开 …); otherwise 杠开 counts once.
+    pub kong_chain_stacks: bool,
+    /// 財飘 and kongs of the same unbroken run multiply together (杠飘, 飘杠).
+    pub chain_mixes_kong_and_piao: bool,
+}
+
+/// The wild tile (财神).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WildRule {
+    /// No wilds.
+    #[default]
+    None,
+    /// 白板财神: the four 白 are wild every hand.
+    FixedWhite,
+    /// 翻财神: a tile turned up from the tail after the deal is out of play and its face is
+    /// wild (three copies); 白 plays as that face.
+    Flipped,
+}
+
+/// Who may win on a discard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscardWins {
+    /// Anyone, on anyone's discard.
+    #[default]
+    Any,
+    /// Self-draw only (自摸胡).
+    Never,
+    /// 庄三放炮: from the dealer's level 3 on, between the dealer and a non-dealer only; never
+    /// on a wild, never with a 爆头 hand, never while a wild lock is on.
+    DealerLevel3,
+}
+
+/// Taking three sets from one player (三摊).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Takings {
+    /// No rule.
+    #[default]
+    Free,
+    /// 承包 / 反承包: the player the winner took three sets from pays the whole win; the player
+    /// who took three sets from the winner pays twice the whole win.
+    Liability { count_pungs: bool },
+    /// The third taking from the same player is not offered.
+    LimitTwo { count_pungs: bool },
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
+}
+
 /// Decision time limits, in seconds. The engine only states them; hosts enforce them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeLimits {
@@ -55,6 +154,49 @@ pub struct RuleSet {
     pub time: TimeLimits,
     /// Chinese Official scoring options.
     pub mcr: McrOptions,
+    // The fields below were added with the Hangzhou rules; their defaults are the Chinese
+    // Official behaviour, so older records read back unchanged (and are written unchanged).
+    /// Which scorer prices a win.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub scoring: Scoring,
+    /// The wild tile, if any.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub wild: WildRule,
+    /// 财飘 lock: after a seat discards a wild, the other three may only draw and discard (no
+    /// claims, no discard wins) until that seat draws again.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub wild_lock: bool,
+    /// Tiles at the end of the wall that are never drawn (the hand is drawn when only these
+    /// remain).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dead_wall: u8,
+    /// Fewest undrawn tiles for a kong to be declared.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub kong_min_wall: u8,
+    /// 抢杠和: others may win on a tile added to a pung.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub rob_kong: bool,
+    /// Who may win on a discard.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub discard_wins: DiscardWins,
+    /// 漏胡: after passing a discard win, no win on that tile until one's own next draw.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub missed_win_lock: bool,
+    /// 有财必拷响: a hand holding a wild may only win as 爆头.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub must_baotou_with_wild: bool,
+    /// 十风: first ten discards all honors, no meld → may win on a later draw.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ten_honors: bool,
+    /// Taking three sets from one player.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub takings: Takings,
+    /// Dealer levels (老庄): a new dealer's level (0: no levels) …
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dealer_start_level: u8,
+    /// … and the cap (三老庄封顶). The dealer multiplier is 2^level.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dealer_max_level: u8,
 }
 
 impl RuleSet {
@@ -78,6 +220,92 @@ impl RuleSet {
                 claim_secs: 3,
             },
             mcr: McrOptions::default(),
+            scoring: Scoring::Mcr,
+            wild: WildRule::None,
+            wild_lock: false,
+            dead_wall: 0,
+            kong_min_wall: 1,
+            rob_kong: true,
+            discard_wins: DiscardWins::Any,
+            missed_win_lock: false,
+            must_baotou_with_wild: false,
+            ten_honors: false,
+            takings: Takings::Free,
+            dealer_start_level: 0,
+            dealer_max_level: 0,
+        }
+    }
+
+    /// 杭州麻将, house rules (regional-rules §3.1): 136 tiles, the four 白 wild, self-draw
+    /// only, the doubling table without a cap, dealer levels ×2/×4/×8, 承包 / 反承包.
+    /// Variants are the fields: `wild: Flipped`, `discard_wins: DealerLevel3` (庄三放炮),
+    /// `must_baotou_with_wild` (有财必拷响), `rob_kong`, the cap, `dealer_start_level`
+    /// (笃二 / 笃三老庄), `takings` and `ten_honors`.
+    pub fn hangzhou() -> RuleSet {
+        RuleSet {
+            name: "hangzhou".into(),
+            version: 1,
+            flowers: false,
+            min_points: 0,
+            dealer: DealerRule::WinnerDeals,
+            rounds: 4,
+            hands_per_round: 4,
+            seat_rotation: false,
+            chow_from_left_only: true,
+            last_discard_win_only: false,
+            time: TimeLimits {
+                first_discard_secs: 30,
+                discard_secs: 15,
+                claim_secs: 5,
+            },
+            mcr: McrOptions::default(),
+            scoring: Scoring::Hangzhou(HangzhouScoring {
+                table: HangzhouTable::Doubling,
+                cap: 0,
+                no_wild_bonus: false,
+                clean_seven_pairs_bonus: false,
+                kong_chain_stacks: true,
+                chain_mixes_kong_and_piao: true,
+            }),
+            wild: WildRule::FixedWhite,
+            wild_lock: true,
+            dead_wall: 20,
+            kong_min_wall: 22,
+            rob_kong: false,
+            discard_wins: DiscardWins::Never,
+            missed_win_lock: true,
+            must_baotou_with_wild: false,
+            ten_honors: false,
+            takings: Takings::Liability { count_pungs: false },
+            dealer_start_level: 1,
+            dealer_max_level: 3,
+        }
+    }
+
+    /// 杭州麻将 MIL 2025 competition rules (regional-rules §3.2): as [`RuleSet::hangzhou`] but
+    /// the fan sum capped at 4 fans, 无财神 +1, 十风, one 杠开 however many kongs, and chi-only
+    /// liability.
+    pub fn hangzhou_mil() -> RuleSet {
+        RuleSet {
+            name: "hangzhou-mil".into(),
+            scoring: Scoring::Hangzhou(HangzhouScoring {
+                table: HangzhouTable::FanSum,
+                cap: 4,
+                no_wild_bonus: true,
+                clean_seven_pairs_bonus: false,
+                kong_chain_stacks: false,
+                chain_mixes_kong_and_piao: false,
+            }),
+            ten_honors: true,
+            ..RuleSet::hangzhou()
+        }
+    }
+
+    /// The Hangzhou scoring options, when this rule set scores the Hangzhou way.
+    pub fn hangzhou_scoring(&self) -> Option<&HangzhouScoring> {
+        match &self.scoring {
+            Scoring::Hangzhou(h) => Some(h),
+            Scoring::Mcr => None,
         }
     }
 
@@ -85,13 +313,15 @@ impl RuleSet {
     pub fn preset(name: &str) -> Option<RuleSet> {
         match name {
             "guobiao" | "mcr" => Some(RuleSet::guobiao()),
+            "hangzhou" => Some(RuleSet::hangzhou()),
+            "hangzhou-mil" | "hangzhou_mil" | "hangzhou_mil2025" => Some(RuleSet::hangzhou_mil()),
             _ => None,
         }
     }
 
     /// Names of the presets this build offers.
     pub fn preset_names() -> &'static [&'static str] {
-        &["guobiao"]
+        &["guobiao", "hangzhou", "hangzhou-mil"]
     }
 
     /// Tiles in the wall.
@@ -119,5 +349,30 @@ mod tests {
         let back: RuleSet = serde_json::from_str(&json).unwrap();
         assert_eq!(back, r);
         assert!(RuleSet::preset("nope").is_none());
+        // The fields added later are not written for guobiao, so its records are unchanged.
+        assert!(!json.contains("scoring") && !json.contains("dead_wall"));
+    }
+
+    #[test]
+    fn old_records_without_the_new_fields_read_as_guobiao() {
+        let json = serde_json::to_string(&RuleSet::guobiao()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let back: RuleSet = serde_json::from_value(v).unwrap();
+        assert_eq!(back, RuleSet::guobiao());
+        assert!(back.rob_kong && back.kong_min_wall == 1);
+    }
+
+    #[test]
+    fn hangzhou_presets_round_trip() {
+        for name in ["hangzhou", "hangzhou-mil"] {
+            let r = RuleSet::preset(name).unwrap();
+            assert_eq!(r.tile_count(), 136);
+            assert_eq!(r.wild, WildRule::FixedWhite);
+            let json = serde_json::to_string(&r).unwrap();
+            let back: RuleSet = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, r);
+            assert!(RuleSet::preset_names().contains(&r.name.as_str()));
+        }
+        assert_eq!(RuleSet::hangzhou_mil().hangzhou_scoring().unwrap().cap, 4);
     }
 }

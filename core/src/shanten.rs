@@ -154,9 +154,9 @@ pub fn best(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> 
                 held |= 1 << i;
             }
         }
-        knitted = KNITS
+        knitted = KNIT_MASKS
             .iter()
-            .map(|k| 13 - ((held & (k.mask() as u64 | HONORS_MASK)).count_ones() as i8).min(14))
+            .map(|m| 13 - ((held & (m | HONORS_MASK)).count_ones() as i8).min(14))
             .min()
             .expect("six arrangements");
     }
@@ -253,27 +253,28 @@ fn after_each_discard_k<const K: usize>(c: &TileCounts, melds: usize) -> [i8; KI
 
 /// The minimum of `regular` and the special shapes' shanten for a hand.
 fn special_shanten(c: &[u8; KINDS], melds: usize, regular: i8) -> i8 {
+    // One pass builds the masks; every special shape is then a few popcounts.
+    let mut held = 0u64;
+    let mut doubled = 0u64;
+    let mut pairs = 0i8;
+    for (i, &x) in c.iter().enumerate() {
+        held |= u64::from(x > 0) << i;
+        doubled |= u64::from(x >= 2) << i;
+        pairs += (x / 2) as i8;
+    }
     let mut min = regular;
     if melds == 0 {
-        let pairs = c.iter().map(|&x| (x / 2) as i8).sum::<i8>().min(7);
-        min = min.min(6 - pairs);
-        let kinds = ORPHANS.iter().filter(|&&i| c[i] > 0).count() as i8;
-        let pair = ORPHANS.iter().any(|&i| c[i] >= 2);
+        min = min.min(6 - pairs.min(7));
+        let kinds = (held & ORPHAN_MASK).count_ones() as i8;
+        let pair = doubled & ORPHAN_MASK != 0;
         min = min.min(13 - kinds - i8::from(pair));
-        let mut held = 0u64;
-        for (i, &x) in c.iter().enumerate() {
-            if x > 0 {
-                held |= 1 << i;
-            }
-        }
-        for k in KNITS {
-            min =
-                min.min(13 - ((held & (k.mask() as u64 | HONORS_MASK)).count_ones() as i8).min(14));
+        for m in KNIT_MASKS {
+            min = min.min(13 - ((held & (m | HONORS_MASK)).count_ones() as i8).min(14));
         }
     }
     if melds <= 1 {
-        for (n, tiles) in KNIT_TILES.iter().enumerate() {
-            let missing = tiles.iter().filter(|&&i| c[i] == 0).count() as i8;
+        for (n, m) in KNIT_MASKS.iter().enumerate() {
+            let missing = 9 - (held & m).count_ones() as i8;
             if missing - 1 > min {
                 continue;
             }
@@ -526,6 +527,32 @@ fn orphans13(c: &[u8; KINDS]) -> ShapeShanten {
 
 const HONORS_MASK: u64 = 0x7f << 27;
 
+/// The thirteen orphans as a mask over kinds.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 13 {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+
+/// The nine tiles of each knitted arrangement as a mask over kinds.
+const KNIT_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut n = 0;
+    while n < 6 {
+        let mut j = 0;
+        while j < 9 {
+            out[n] |= 1 << KNIT_TILES[n][j];
+            j += 1;
+        }
+        n += 1;
+    }
+    out
+};
+
 fn knitted13(c: &[u8; KINDS]) -> ShapeShanten {
     let mut held = 0u64;
     for (i, &x) in c.iter().enumerate() {
@@ -535,8 +562,8 @@ fn knitted13(c: &[u8; KINDS]) -> ShapeShanten {
     }
     let mut best = i8::MAX;
     let mut useful = 0u64;
-    for k in KNITS {
-        let allowed = k.mask() as u64 | HONORS_MASK;
+    for m in KNIT_MASKS {
+        let allowed = m | HONORS_MASK;
         let have = (held & allowed).count_ones() as i8;
         let s = 13 - have.min(14);
         if s < best {

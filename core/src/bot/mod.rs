@@ -122,10 +122,38 @@ impl Bot for LevelBot {
             return Action::Pass;
         };
         if d.legal.contains(&Action::Win) {
+            if self.level != Level::Easy
+                && let Some(piao) = piao_instead_of_winning(view, &d.legal)
+            {
+                return piao;
+            }
             return Action::Win;
         }
         if d.legal.len() == 1 {
             return d.legal[0];
+        }
+        // Wild rules (Hangzhou): keep the wilds, judge discards by shanten with wilds.
+        if let (Some(wild), DecisionKind::Turn) = (view.wild, d.kind) {
+            let k = Knowledge::from_view(view);
+            return self.wild_turn(&k, &d.legal, wild);
+        }
+        // Most claim windows are decided by the hand alone: a tile that would not help even
+        // as a draw is passed without reading the rest of the table (kongs aside).
+        if let DecisionKind::Claim { tile } = d.kind
+            && self.level != Level::Easy
+            && !d.legal.contains(&Action::Kong)
+        {
+            let hand = TileCounts::from_tiles(&view.hand);
+            let melds = view
+                .seats
+                .iter()
+                .find(|s| s.seat == view.seat)
+                .map_or(0, |s| s.melds.len());
+            let mut with = hand;
+            with.add(tile);
+            if shanten_number(&with, melds) >= shanten_number(&hand, melds) {
+                return Action::Pass;
+            }
         }
         let k = Knowledge::from_view(view);
         match d.kind {
@@ -262,7 +290,83 @@ fn paying_draws(k: &Knowledge, c: &TileCounts) -> (u32, u32) {
     (good, paying)
 }
 
+/// 财飘: holding a win that is 爆头 with a spare wild, a wild discard keeps the 爆头 wait and
+/// doubles the next win, so with tiles to spare the bot throws the wild instead of winning.
+fn piao_instead_of_winning(view: &SeatView, legal: &[Action]) -> Option<Action> {
+    let wild = view.wild?;
+    let drawn = view.drawn?;
+    let piao = Action::Discard(wild);
+    if !legal.contains(&piao) || view.wall_remaining < 40 {
+        return None;
+    }
+    let mut hand = TileCounts::from_tiles(&view.hand);
+    hand.add(drawn);
+    if hand.get(wild) < 2 {
+        return None;
+    }
+    let melds = view
+        .seats
+        .iter()
+        .find(|s| s.seat == view.seat)
+        .map_or(0, |s| s.melds.len());
+    let white_as = view.wild_indicator.filter(|&t| t != Tile::WHITE);
+    hand.remove(wild);
+    crate::score::hangzhou::is_baotou_state(&hand, melds, Some(wild), white_as).then_some(piao)
+}
+
 impl LevelBot {
+    /// A turn under wild rules: never discard a wild while another discard is legal; the
+    /// fewest steps to a win with the wilds as jokers first, then (normal) the loosest tile or
+    /// (hard) the most live useful tiles; easy picks at random among the fastest.
+    fn wild_turn(&mut self, k: &Knowledge, legal: &[Action], wild: Tile) -> Action {
+        let melds = k.melds.len();
+        if self.level != Level::Easy
+            && let Some(a) = legal
+                .iter()
+                .find(|a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_)))
+        {
+            return *a;
+        }
+        let mut best: Vec<(i8, i32, Tile)> = Vec::new();
+        for a in legal {
+            let Action::Discard(t) = *a else { continue };
+            if t == wild
+                && legal
+                    .iter()
+                    .any(|x| matches!(x, Action::Discard(o) if *o != wild))
+            {
+                continue;
+            }
+            let mut c = k.hand;
+            c.remove(t);
+            let (real, wilds) = crate::score::hangzhou::split_wilds(&c, Some(wild), None);
+            let (s, useful) = match crate::shanten::analyze_wild(&real, wilds, wild, melds) {
+                Ok(w) => {
+                    let shape = match w.seven_pairs {
+                        Some(p) if p.shanten < w.regular.shanten => p,
+                        _ => w.regular,
+                    };
+                    (w.shanten, shape.useful)
+                }
+                Err(_) => (8, crate::tile::TileSet::EMPTY),
+            };
+            let tie = match self.level {
+                Level::Hard => useful.iter().map(|u| k.live(u) as i32).sum::<i32>(),
+                Level::Normal => isolation(&k.hand, t),
+                Level::Easy => 0,
+            };
+            best.push((s, tie, t));
+        }
+        let Some(&(s0, _, _)) = best.iter().min_by_key(|b| b.0) else {
+            return legal[0];
+        };
+        best.retain(|b| b.0 == s0);
+        let top = best.iter().map(|b| b.1).max().unwrap_or(0);
+        best.retain(|b| b.1 == top);
+        let i = (self.rng.next_u32() as usize) % best.len();
+        Action::Discard(best[i].2)
+    }
+
     fn turn(&mut self, k: &Knowledge, legal: &[Action]) -> Action {
         let melds = k.melds.len();
         match self.level {

@@ -170,6 +170,22 @@ pub struct SeatView {
     /// This seat's pending decision.
     pub decision: Option<Decision>,
     pub finished: bool,
+    /// The wild kind (财神), if the rules have wilds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wild: Option<Tile>,
+    /// 翻财神: the turned-up tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wild_indicator: Option<Tile>,
+    /// Locked by another seat's wild discard: draw and discard only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub locked: bool,
+    /// The dealer's level (老庄), 0 without dealer levels.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dealer_level: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
@@ -215,5 +231,9 @@ pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
         claim: g.claim_tile(),
         decision: g.decision(viewer),
         finished: g.is_finished(),
+        wild: g.wild(),
+        wild_indicator: g.wild_indicator(),
+        locked: g.locked(viewer),
+        dealer_level: g.dealer_level(),
     }
 }

@@ -32,6 +32,8 @@ pub struct Match {
     seed: Seed,
     hand_index: u32,
     dealer: Seat,
+    /// The dealer's level (老庄) for the next hand; 0: a new dealer at the start level.
+    dealer_level: u8,
     deal_moves: u32,
     round: u8,
     /// `seating[p]` is the seat of player `p`.
@@ -51,12 +53,14 @@ impl Match {
             seed: seed.derive(0),
             dealer: Seat(0),
             prevalent: Wind::East,
+            dealer_level: 0,
         });
         Match {
             rules,
             seed,
             hand_index: 0,
             dealer: Seat(0),
+            dealer_level: 0,
             deal_moves: 0,
             round: 0,
             seating: Seat::ALL,
@@ -156,6 +160,13 @@ impl Match {
                 _ => false,
             },
         };
+        // Dealer levels: the dealer who keeps the deal (own win or a draw) goes up one level,
+        // up to the cap; a new dealer starts again at the start level.
+        self.dealer_level = if moved || self.rules.dealer_max_level == 0 {
+            0
+        } else {
+            (self.game.dealer_level() + 1).min(self.rules.dealer_max_level)
+        };
         if moved {
             self.deal_moves += 1;
             if self
@@ -180,6 +191,7 @@ impl Match {
             seed: self.seed.derive(self.hand_index as u64),
             dealer: self.dealer,
             prevalent: self.prevalent(),
+            dealer_level: self.dealer_level,
         });
         true
     }

@@ -21,7 +21,8 @@ pub use scoring::{FanLine, WinScore};
 use serde::{Deserialize, Serialize};
 
 use crate::hand::{KongKind, Meld, MeldKind, is_complete_counts};
-use crate::rules::RuleSet;
+use crate::rules::{DiscardWins, RuleSet, Takings, WildRule};
+use crate::score::hangzhou;
 use crate::seat::{Seat, Wind};
 use crate::tile::{Tile, TileCounts};
 use crate::wall::{Seed, Wall};
@@ -132,6 +133,27 @@ pub struct HandSetup {
     pub dealer: Seat,
     /// The round's wind (圈风).
     pub prevalent: Wind,
+    /// The dealer's level (老庄) under rules with dealer levels; 0 means a new dealer at the
+    /// rule set's start level.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dealer_level: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// Per-seat state of the wild flow (Hangzhou).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct WildState {
+    /// Discarded a wild and has not drawn or claimed since: the others are locked.
+    locking: bool,
+    /// Consecutive own wild discards (财飘).
+    piao: u8,
+    /// Kongs since the last ordinary discard.
+    kongs: u8,
+    /// Kinds passed as a discard win since the last own draw (漏胡), one bit per kind.
+    passed: u64,
 }
 
 /// One hand in progress (or finished).
@@ -143,6 +165,12 @@ pub struct Game {
     melds: [Vec<Meld>; 4],
     discards: [Vec<Discard>; 4],
     flowers: [Vec<Tile>; 4],
+    /// The wild kind, if the rules have wilds.
+    wild: Option<Tile>,
+    /// 翻财神: the turned-up tile (out of play), and the face 白 plays as.
+    indicator: Option<Tile>,
+    white_as: Option<Tile>,
+    wild_state: [WildState; 4],
     phase: Phase,
     /// The dealer has not discarded yet (his first discard has a longer time limit).
     first_discard: bool,
@@ -165,6 +193,10 @@ impl Game {
             melds: Default::default(),
             discards: Default::default(),
             flowers: Default::default(),
+            wild: None,
+            indicator: None,
+            white_as: None,
+            wild_state: [WildState::default(); 4],
             phase: Phase::Finished,
             first_discard: true,
             // Typical hands have about 200 events and 120 actions: allocate once.
@@ -227,6 +259,20 @@ impl Game {
                     }
                     None => unreachable!("a fresh wall has tiles for every flower"),
                 }
+            }
+        }
+        match self.setup.rules.wild {
+            WildRule::None => {}
+            WildRule::FixedWhite => self.wild = Some(Tile::WHITE),
+            WildRule::Flipped => {
+                // Turned up from the tail: that face is wild, 白 plays as it.
+                let t = self
+                    .wall
+                    .draw_replacement()
+                    .expect("a fresh wall has tiles");
+                self.indicator = Some(t);
+                self.wild = Some(t);
+                self.white_as = (t != Tile::WHITE).then_some(t);
             }
         }
         // The dealer's fourteenth tile is shown apart like a drawn tile.
@@ -330,9 +376,10 @@ impl Game {
                 v.push(Action::Win);
             }
             // A kong needs a replacement tile; on the wall's last tile only a discard is left.
-            if self.wall.remaining() > 0 {
+            // A wild is never part of a kong.
+            if self.kong_allowed() {
                 for t in hand.kinds() {
-                    if hand.get(t) == 4 {
+                    if hand.get(t) == 4 && Some(t) != self.wild {
                         v.push(Action::ConcealedKong(t));
                     }
                 }
@@ -342,6 +389,11 @@ impl Game {
                     }
                 }
             }
+        }
+        // Locked by another seat's wild discard: draw and discard the drawn tile (摸切).
+        if let Some(d) = drawn.filter(|_| self.is_locked(seat)) {
+            v.push(Action::Discard(d));
+            return v;
         }
         for t in hand.kinds() {
             v.push(Action::Discard(t));
@@ -406,8 +458,11 @@ impl Game {
     /// on one's turn, and a pass (or any offered claim) in a claim window.
     fn is_plainly_legal(&self, seat: Seat, action: Action) -> bool {
         match (&self.phase, action) {
-            (Phase::Turn { seat: s, .. }, Action::Discard(t)) => {
-                *s == seat && !t.is_flower() && self.hands[seat.index()].get(t) > 0
+            (Phase::Turn { seat: s, drawn, .. }, Action::Discard(t)) => {
+                *s == seat
+                    && !t.is_flower()
+                    && self.hands[seat.index()].get(t) > 0
+                    && (*drawn == Some(t) || !self.is_locked(seat))
             }
             (
                 Phase::Claims {
@@ -428,6 +483,14 @@ impl Game {
             Action::Discard(t) => {
                 self.hands[s].remove(t);
                 self.first_discard = false;
+                let ws = &mut self.wild_state[s];
+                if Some(t) == self.wild {
+                    ws.locking = self.setup.rules.wild_lock;
+                    ws.piao = ws.piao.saturating_add(1);
+                } else {
+                    ws.piao = 0;
+                    ws.kongs = 0;
+                }
                 self.discards[s].push(Discard {
                     tile: t,
                     claimed: false,
@@ -444,6 +507,7 @@ impl Game {
             }
             Action::ConcealedKong(t) => {
                 self.hands[s].0[t.index()] -= 4;
+                self.wild_state[s].kongs = self.wild_state[s].kongs.saturating_add(1);
                 let meld = Meld::kong(t, KongKind::Concealed, None).expect("a kong of a held tile");
                 self.melds[s].push(meld);
                 self.events.push(Event::Kong {
@@ -475,6 +539,7 @@ impl Game {
     fn complete_added_kong(&mut self, seat: Seat, t: Tile) {
         let s = seat.index();
         self.hands[s].remove(t);
+        self.wild_state[s].kongs = self.wild_state[s].kongs.saturating_add(1);
         let m = self.melds[s]
             .iter_mut()
             .find(|m| m.kind == MeldKind::Pung && m.tile == t)
@@ -491,10 +556,12 @@ impl Game {
 
     /// Opens the claim window on `tile`, or moves on when nobody can claim it.
     fn open_claims(&mut self, discarder: Seat, tile: Tile) {
-        let last = self.wall.remaining() == 0;
+        let last = self.wall.remaining() <= self.setup.rules.dead_wall as usize;
         let mut options: [Vec<Action>; 4] = Default::default();
+        // A wild is never claimed; a locked seat claims nothing.
+        let claimable = Some(tile) != self.wild;
         for s in Seat::ALL {
-            if s == discarder {
+            if s == discarder || !claimable || self.is_locked(s) {
                 continue;
             }
             let hand = &self.hands[s.index()];
@@ -507,24 +574,34 @@ impl Game {
             }
             if !(last && self.setup.rules.last_discard_win_only) {
                 let n = hand.get(tile);
-                if n == 3 && self.wall.remaining() > 0 {
+                let (chow_limit, pung_limit) = match self.setup.rules.takings {
+                    Takings::LimitTwo { count_pungs } => {
+                        let taken =
+                            hangzhou::takings(&self.melds[s.index()], discarder, count_pungs);
+                        (taken >= 2, count_pungs && taken >= 2)
+                    }
+                    _ => (false, false),
+                };
+                if n == 3 && self.kong_allowed() && !pung_limit {
                     opts.push(Action::Kong);
                 }
-                if n >= 2 {
+                if n >= 2 && !pung_limit {
                     opts.push(Action::Pung);
                 }
-                let chow_ok = !self.setup.rules.chow_from_left_only || s == discarder.next();
+                let chow_ok =
+                    (!self.setup.rules.chow_from_left_only || s == discarder.next()) && !chow_limit;
                 if chow_ok && tile.is_suited() {
                     for low in [-2i8, -1, 0] {
                         let Some(l) = tile.offset(low) else { continue };
                         if l.rank() > 7 {
                             continue;
                         }
-                        let others: Vec<Tile> = (0..3)
+                        // The two tiles of the run other than the discard must be held.
+                        let held = (0..3)
                             .filter_map(|d| l.offset(d))
                             .filter(|&x| x != tile)
-                            .collect();
-                        if others.len() == 2 && others.iter().all(|&x| hand.get(x) > 0) {
+                            .all(|x| hand.get(x) > 0 && Some(x) != self.wild);
+                        if held {
                             opts.push(Action::Chow(l));
                         }
                     }
@@ -550,6 +627,7 @@ impl Game {
         let mut options: [Vec<Action>; 4] = Default::default();
         for s in Seat::ALL {
             if s != kong_seat
+                && self.setup.rules.rob_kong
                 && self
                     .rob_score(s, tile, kong_seat)
                     .is_some_and(|sc| sc.valid)
@@ -561,6 +639,14 @@ impl Game {
     }
 
     fn on_answer(&mut self, seat: Seat, action: Action) {
+        // 漏胡: a discard win let go is not offered again on that tile until one's next draw.
+        if let Phase::Claims { tile, options, .. } = &self.phase
+            && action == Action::Pass
+            && self.setup.rules.missed_win_lock
+            && options[seat.index()].contains(&Action::Win)
+        {
+            self.wild_state[seat.index()].passed |= 1u64 << tile.index();
+        }
         let all_answered = match &mut self.phase {
             Phase::Claims {
                 options, answers, ..
@@ -625,6 +711,7 @@ impl Game {
         if let Some(s) = by(|a| matches!(a, Action::Pung | Action::Kong)) {
             let action = answers[s.index()].expect("answered");
             self.take_discard(discarder);
+            self.after_claim(s, action == Action::Kong);
             let h = &mut self.hands[s.index()];
             let meld = if action == Action::Kong {
                 h.0[tile.index()] -= 3;
@@ -657,6 +744,7 @@ impl Game {
                 unreachable!()
             };
             self.take_discard(discarder);
+            self.after_claim(s, false);
             for d in 0..3 {
                 let t = low.offset(d).expect("a chow within the suit");
                 if t != tile {
@@ -681,6 +769,55 @@ impl Game {
         self.next_draw(discarder);
     }
 
+    /// A claim ends the claimer's wild lock and 财飘 run; a kong on a discard extends the kong
+    /// run, a chow or pung breaks it.
+    fn after_claim(&mut self, s: Seat, kong: bool) {
+        let ws = &mut self.wild_state[s.index()];
+        ws.locking = false;
+        ws.piao = 0;
+        ws.kongs = if kong { ws.kongs.saturating_add(1) } else { 0 };
+    }
+
+    /// Whether another seat's wild discard locks `seat` (draw and discard only).
+    fn is_locked(&self, seat: Seat) -> bool {
+        self.wild_state
+            .iter()
+            .enumerate()
+            .any(|(i, w)| w.locking && i != seat.index())
+    }
+
+    /// A kong needs its replacement tile and, with a dead wall, enough tiles left.
+    fn kong_allowed(&self) -> bool {
+        self.wall.remaining() >= (self.setup.rules.kong_min_wall as usize).max(1)
+    }
+
+    /// The wild's kind, if the rules have wilds (for views and bots).
+    pub fn wild(&self) -> Option<Tile> {
+        self.wild
+    }
+
+    /// The 翻财神 indicator, if the wild was turned up.
+    pub fn wild_indicator(&self) -> Option<Tile> {
+        self.indicator
+    }
+
+    /// Whether `seat` is locked by another seat's wild discard.
+    pub fn locked(&self, seat: Seat) -> bool {
+        self.is_locked(seat)
+    }
+
+    /// The dealer's level (老庄): 0 without dealer levels.
+    pub fn dealer_level(&self) -> u8 {
+        let r = &self.setup.rules;
+        if r.dealer_max_level == 0 {
+            0
+        } else if self.setup.dealer_level == 0 {
+            r.dealer_start_level.min(r.dealer_max_level)
+        } else {
+            self.setup.dealer_level.min(r.dealer_max_level)
+        }
+    }
+
     fn take_discard(&mut self, discarder: Seat) {
         if let Some(d) = self.discards[discarder.index()].last_mut() {
             d.claimed = true;
@@ -690,7 +827,7 @@ impl Game {
     /// After an unclaimed discard: the next seat draws, or the hand is drawn when the wall is
     /// empty (荒牌).
     fn next_draw(&mut self, discarder: Seat) {
-        if self.wall.remaining() == 0 {
+        if self.wall.remaining() <= self.setup.rules.dead_wall as usize {
             self.finish_draw();
         } else {
             self.draw_for(discarder.next(), false);
@@ -700,7 +837,15 @@ impl Game {
     /// Draws for `seat` (from the far end after a kong), replacing flowers from the far end.
     fn draw_for(&mut self, seat: Seat, after_kong: bool) {
         let mut from_back = after_kong;
+        // Drawing ends this seat's wild lock and its missed wins (漏胡).
+        let ws = &mut self.wild_state[seat.index()];
+        ws.locking = false;
+        ws.passed = 0;
         loop {
+            if !from_back && self.wall.remaining() <= self.setup.rules.dead_wall as usize {
+                self.finish_draw();
+                return;
+            }
             let t = if from_back {
                 self.wall.draw_replacement()
             } else {
@@ -761,7 +906,27 @@ impl Game {
         self_drawn: bool,
         score: WinScore,
     ) {
-        let deltas = scoring::payments(score.total, winner, discarder);
+        let deltas = match self.setup.rules.hangzhou_scoring() {
+            None => scoring::payments(score.total, winner, discarder),
+            Some(_) => {
+                let liable = match self.setup.rules.takings {
+                    Takings::Liability { count_pungs } => hangzhou::liability(
+                        std::array::from_fn(|i| self.melds[i].as_slice()),
+                        winner,
+                        count_pungs,
+                    ),
+                    _ => None,
+                };
+                hangzhou::payments(
+                    score.total,
+                    winner,
+                    self.setup.dealer,
+                    self.dealer_level(),
+                    discarder,
+                    liable,
+                )
+            }
+        };
         if !self_drawn {
             // The claimed (or robbed) tile joins the winner's hand.
             self.hands[winner.index()].add(tile);
@@ -807,6 +972,9 @@ impl Game {
 
     /// Scores a win by `seat` on its own drawn tile `win` (already in the hand).
     fn self_draw_score(&self, seat: Seat, win: Tile, after_kong: bool) -> Option<WinScore> {
+        if self.setup.rules.hangzhou_scoring().is_some() {
+            return self.hz_score(seat, &self.hands[seat.index()], win, true, after_kong);
+        }
         let mut concealed = self.hands[seat.index()];
         if !is_complete_counts(&concealed, self.melds[seat.index()].len()) {
             return None;
@@ -818,6 +986,17 @@ impl Game {
     }
 
     fn discard_score(&self, seat: Seat, tile: Tile, discarder: Seat) -> Option<WinScore> {
+        if self.setup.rules.hangzhou_scoring().is_some() {
+            if !self.discard_win_allowed(seat, tile, discarder) {
+                return None;
+            }
+            let mut with = self.hands[seat.index()];
+            with.add(tile);
+            if with.get(tile) > 4 {
+                return None;
+            }
+            return self.hz_score(seat, &with, tile, false, false);
+        }
         let concealed = self.hands[seat.index()];
         let mut with = concealed;
         with.add(tile);
@@ -830,7 +1009,11 @@ impl Game {
         self.evaluate(seat, &concealed, tile, false, last_copy, false, false)
     }
 
-    fn rob_score(&self, seat: Seat, tile: Tile, _kong_seat: Seat) -> Option<WinScore> {
+    fn rob_score(&self, seat: Seat, tile: Tile, kong_seat: Seat) -> Option<WinScore> {
+        if self.setup.rules.hangzhou_scoring().is_some() {
+            // Robbing a kong is a win on another's tile: the discard-win rules apply.
+            return self.discard_score(seat, tile, kong_seat);
+        }
         let concealed = self.hands[seat.index()];
         let mut with = concealed;
         with.add(tile);
@@ -838,6 +1021,81 @@ impl Game {
             return None;
         }
         self.evaluate(seat, &concealed, tile, false, false, false, true)
+    }
+
+    /// Whether `seat` may win on `discarder`'s `tile` at all (Hangzhou rules).
+    fn discard_win_allowed(&self, seat: Seat, tile: Tile, discarder: Seat) -> bool {
+        let r = &self.setup.rules;
+        match r.discard_wins {
+            DiscardWins::Any => {}
+            DiscardWins::Never => return false,
+            DiscardWins::DealerLevel3 => {
+                let dealer = self.setup.dealer;
+                // Dealer ↔ non-dealer only, from the dealer's third hand (level 3).
+                if self.dealer_level() < 3 || ((seat == dealer) == (discarder == dealer)) {
+                    return false;
+                }
+            }
+        }
+        let hand = &self.hands[seat.index()];
+        Some(tile) != self.wild
+            && !self.is_locked(seat)
+            && self.wild_state[seat.index()].passed & (1u64 << tile.index()) == 0
+            // A 爆头 hand waits on every tile: it must self-draw (爆头不能捉冲).
+            && !hangzhou::is_baotou_state(
+                hand,
+                self.melds[seat.index()].len(),
+                self.wild,
+                self.white_as,
+            )
+    }
+
+    /// 十风: the seat's first ten discards are honors and it has no meld. `Some(white)` says
+    /// whether a 白 was among them.
+    fn ten_honors(&self, seat: Seat) -> Option<bool> {
+        let d = &self.discards[seat.index()];
+        (self.setup.rules.ten_honors
+            && d.len() >= 10
+            && self.melds[seat.index()].is_empty()
+            && d[..10].iter().all(|x| x.tile.is_honor()))
+        .then(|| d[..10].iter().any(|x| x.tile == Tile::WHITE))
+    }
+
+    /// Scores a Hangzhou win: `concealed` holds the winning tile.
+    fn hz_score(
+        &self,
+        seat: Seat,
+        concealed: &TileCounts,
+        win: Tile,
+        self_drawn: bool,
+        on_kong: bool,
+    ) -> Option<WinScore> {
+        let r = &self.setup.rules;
+        let opts = r.hangzhou_scoring()?;
+        let ws = &self.wild_state[seat.index()];
+        let w = hangzhou::HzWin {
+            concealed,
+            melds: &self.melds[seat.index()],
+            win_tile: win,
+            wild: self.wild,
+            white_as: self.white_as,
+            self_drawn,
+            piao: if self_drawn { ws.piao } else { 0 },
+            kongs: if self_drawn { ws.kongs } else { 0 },
+            on_kong: self_drawn && on_kong,
+            ten_honors: if self_drawn {
+                self.ten_honors(seat)
+            } else {
+                None
+            },
+        };
+        let s = hangzhou::score(&w, opts).ok()?;
+        // 有财必拷响: holding a wild, only a 爆头 may win.
+        let valid = !(r.must_baotou_with_wild
+            && s.wilds > 0
+            && !s.baotou
+            && s.shape != hangzhou::HzShape::TenHonors);
+        Some(scoring::from_hangzhou(&s, valid))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -861,7 +1119,7 @@ impl Game {
                 last_copy,
                 on_kong,
                 robbing_kong,
-                last_tile: self.wall.remaining() == 0,
+                last_tile: self.wall.remaining() <= self.setup.rules.dead_wall as usize,
                 seat_wind: self.seat_wind(seat),
                 round_wind: self.setup.prevalent,
                 flowers: self.flowers[seat.index()].len() as u8,
@@ -891,8 +1149,9 @@ impl Game {
             .filter(|d| !d.claimed)
             .count();
         let flowers: usize = self.flowers.iter().map(Vec::len).sum();
+        let indicator = usize::from(self.indicator.is_some());
         // During a robbing window the added tile is still in the declarer's hand.
-        self.wall.remaining() + hands + melds + discards + flowers
+        self.wall.remaining() + hands + melds + discards + flowers + indicator
     }
 
     /// Checks the engine's invariants: every tile accounted for, no kind more than four times,
@@ -924,6 +1183,9 @@ impl Game {
         }
         for d in self.discards.iter().flatten().filter(|d| !d.claimed) {
             all.add(d.tile);
+        }
+        if let Some(t) = self.indicator {
+            all.add(t);
         }
         for t in self.wall.undrawn() {
             if !t.is_flower() {

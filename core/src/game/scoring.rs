@@ -82,3 +82,25 @@ pub(super) fn evaluate(rules: &RuleSet, q: &WinQuery) -> Option<WinScore> {
 pub(super) fn payments(total: u32, winner: Seat, discarder: Option<Seat>) -> [i32; 4] {
     mcr::payments(total, winner, discarder)
 }
+
+/// A Hangzhou score in the table's breakdown form: each element a line (`points` is its factor
+/// or fans), `total` the hand multiplier M.
+pub(super) fn from_hangzhou(s: &crate::score::hangzhou::HzScore, valid: bool) -> WinScore {
+    WinScore {
+        fans: s
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| FanLine {
+                id: i as u8,
+                name: e.zh.to_string(),
+                en: e.en.to_string(),
+                points: e.value,
+                count: e.count,
+            })
+            .collect(),
+        total: s.multiplier,
+        flowers: 0,
+        valid,
+    }
+}

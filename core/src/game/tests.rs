@@ -62,6 +62,7 @@ fn scripted(rules: RuleSet, hands: [&str; 4], draws: &str, back: &str) -> Game {
         seed: Seed::from_u64(0),
         dealer: Seat(0),
         prevalent: Wind::East,
+        dealer_level: 0,
     };
     Game::with_wall(setup, Wall::from_order(order))
 }
@@ -431,6 +432,7 @@ fn invariants_hold_over_ten_thousand_random_hands() {
             seed: Seed::from_u64(i),
             dealer: Seat((i % 4) as u8),
             prevalent: Wind::from_index((i / 4) as usize),
+            dealer_level: 0,
         };
         let g = play(setup.clone(), i);
         let record = HandRecord::of(&g).unwrap();
@@ -480,6 +482,7 @@ fn random_illegal_actions_are_refused_and_change_nothing() {
             seed: Seed::from_u64(1000 + i),
             dealer: Seat(0),
             prevalent: Wind::East,
+            dealer_level: 0,
         });
         let mut players: [SimplePlayer; 4] =
             std::array::from_fn(|k| SimplePlayer::new(i * 4 + k as u64));
@@ -520,6 +523,7 @@ fn a_tampered_record_is_rejected_where_it_diverges() {
             seed: Seed::from_u64(5),
             dealer: Seat(0),
             prevalent: Wind::East,
+            dealer_level: 0,
         },
         5,
     );
@@ -559,4 +563,365 @@ fn time_limits_are_stated_with_a_safe_default() {
     let d = g.decision(Seat(1)).unwrap();
     assert_eq!(d.limit_secs, 15);
     assert_eq!(d.on_timeout, Action::Discard(g.turn().unwrap().1.unwrap()));
+}
+
+// ---- Hangzhou (杭州麻将): the wild flow, restrictions and dealer levels ----
+
+fn hz() -> RuleSet {
+    RuleSet::hangzhou()
+}
+
+fn t(s: &str) -> Tile {
+    s.parse().unwrap()
+}
+
+/// Seat 0 discards a 白 (wild): nobody may claim it, and the other three may only draw and
+/// discard the drawn tile, with no claims, until seat 0 draws again.
+#[test]
+fn hz_a_wild_is_never_claimed_and_locks_the_others() {
+    let mut g = scripted(
+        hz(),
+        [
+            "123456789m11p9s25z",
+            "11m234567p11234z",
+            "66s345678p22334z",
+            "77s789p123s45666z",
+        ],
+        "6s7s8s9p",
+        "",
+    );
+    assert_eq!(g.wild(), Some(Tile::WHITE));
+    discard(&mut g, Seat(0), "5z");
+    // No claim window on the wild: seat 1 draws at once, and is locked.
+    assert_eq!(g.turn(), Some((Seat(1), Some(t("6s")))));
+    assert_eq!(g.legal_actions(Seat(1)), vec![Action::Discard(t("6s"))]);
+    assert!(g.view(Seat(1)).locked && !g.view(Seat(0)).locked);
+    let before = format!("{g:?}");
+    assert!(g.apply(Seat(1), Action::Discard(t("1m"))).is_err());
+    assert_eq!(before, format!("{g:?}"));
+    // Seat 2 could pung 6s, seat 3 could pung 7s: no claims while locked.
+    discard(&mut g, Seat(1), "6s");
+    assert_eq!(g.turn(), Some((Seat(2), Some(t("7s")))));
+    discard(&mut g, Seat(2), "7s");
+    assert_eq!(g.turn(), Some((Seat(3), Some(t("8s")))));
+    discard(&mut g, Seat(3), "8s");
+    // Seat 0 draws: the lock is over, and his 1m can be punged.
+    assert_eq!(g.turn(), Some((Seat(0), Some(t("9p")))));
+    assert!(!g.view(Seat(1)).locked);
+    discard(&mut g, Seat(0), "1m");
+    assert!(g.legal_actions(Seat(1)).contains(&Action::Pung));
+    g.check_invariants().unwrap();
+}
+
+/// A ready hand waiting on 5s: never on a discard (self-draw only), but on its own draw.
+#[test]
+fn hz_self_draw_only_by_default() {
+    let hands = [
+        "5s1112223334447z",
+        "123m456m789p234s5s",
+        "159m28p5566z3344s",
+        "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+    ];
+    let mut g = scripted(hz(), hands, "5s", "");
+    discard(&mut g, Seat(0), "5s");
+    assert!(!g.legal_actions(Seat(1)).contains(&Action::Win));
+    // Seat 1 draws the last 5s and wins: H1, non-dealer, level 1: dealer 2, others 1.
+    pass_all(&mut g);
+    assert_eq!(g.turn(), Some((Seat(1), Some(t("5s")))));
+    g.apply(Seat(1), Action::Win).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(r.deltas, [-2, 4, -1, -1]);
+    assert_eq!(r.score.as_ref().unwrap().total, 1);
+    g.check_invariants().unwrap();
+}
+
+fn pass_all(g: &mut Game) {
+    for s in g.pending_seats() {
+        if g.turn().is_none() {
+            g.apply(s, Action::Pass).unwrap();
+        }
+    }
+}
+
+/// 庄三放炮: discard wins only from the dealer's level 3, only dealer ↔ non-dealer, never on
+/// a discarded wild, never with a 爆头 hand. H1 on a discard: the dealer pays 8 + 1 + 1.
+#[test]
+fn hz_dealer_three_discard_wins_and_their_restrictions() {
+    let rules = RuleSet {
+        discard_wins: DiscardWins::DealerLevel3,
+        ..hz()
+    };
+    let table = |level: u8| {
+        let mut g = scripted(
+            rules.clone(),
+            [
+                "5s1112223334447z",
+                "123m456m789p234s5s",
+                "159m28p5566z3344s",
+                "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+            ],
+            "",
+            "",
+        );
+        g.setup.dealer_level = level;
+        g
+    };
+    // Level 2 (the dealer's second hand): no discard win yet (the §1.9 off-by-one).
+    let mut g = table(2);
+    discard(&mut g, Seat(0), "5s");
+    assert!(!g.legal_actions(Seat(1)).contains(&Action::Win));
+    // Level 3: the non-dealer wins on the dealer's discard; the discarder pays it all.
+    let mut g = table(3);
+    assert_eq!(g.dealer_level(), 3);
+    discard(&mut g, Seat(0), "5s");
+    assert!(g.legal_actions(Seat(1)).contains(&Action::Win));
+    g.apply(Seat(1), Action::Win).unwrap();
+    for s in g.pending_seats() {
+        g.apply(s, Action::Pass).unwrap();
+    }
+    let r = g.result().unwrap();
+    assert_eq!((r.winner, r.discarder), (Some(Seat(1)), Some(Seat(0))));
+    assert_eq!(r.deltas, [-10, 10, 0, 0]);
+    g.check_invariants().unwrap();
+    // Never on a discarded wild (it would complete the hand as 5s).
+    let mut g = table(3);
+    g.hands[0].add(Tile::WHITE);
+    g.hands[0].remove(t("7z"));
+    discard(&mut g, Seat(0), "5z");
+    assert!(
+        matches!(g.turn(), Some((Seat(1), Some(_)))),
+        "no claim window"
+    );
+    // Non-dealer ↔ non-dealer: seat 2 discarding the 5s does not pay seat 1.
+    let mut g = table(3);
+    g.hands[2].add(t("5s"));
+    g.hands[2].remove(t("1m"));
+    g.setup.dealer = Seat(3);
+    g.phase = Phase::Turn {
+        seat: Seat(2),
+        drawn: None,
+        after_kong: false,
+        after_claim: false,
+    };
+    g.hands[2].add(t("9m"));
+    g.hands[0].remove(t("5s"));
+    g.hands[0].remove(t("7z"));
+    discard(&mut g, Seat(2), "5s");
+    assert!(!g.legal_actions(Seat(1)).contains(&Action::Win));
+    // A 爆头 hand may not win on a discard.
+    let mut g = table(3);
+    g.hands[1].remove(t("5s"));
+    g.hands[1].add(Tile::WHITE);
+    g.hands[0].remove(t("7z"));
+    g.hands[0].add(t("9s"));
+    discard(&mut g, Seat(0), "9s");
+    assert!(
+        matches!(g.turn(), Some((Seat(1), Some(_)))),
+        "no discard win, seat 1 draws"
+    );
+}
+
+/// 财飘 (H3 for the dealer): holding 爆头 and a spare 白, the dealer discards a 白 instead of
+/// winning; the others are locked; his next draw wins ×4.
+#[test]
+fn hz_cai_piao_wins_double_and_locks() {
+    let mut g = scripted(
+        hz(),
+        [
+            "123m456m789p234s55z",
+            "1112223334447z",
+            "159m28p5566z3344s",
+            "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+        ],
+        "1s2s3s7p",
+        "",
+    );
+    assert!(g.legal_actions(Seat(0)).contains(&Action::Win));
+    discard(&mut g, Seat(0), "5z");
+    for (s, d) in [(1, "1s"), (2, "2s"), (3, "3s")] {
+        assert_eq!(g.legal_actions(Seat(s)), vec![Action::Discard(t(d))]);
+        discard(&mut g, Seat(s), d);
+    }
+    // The dealer (not locked) may chow the 3s; he lets it go.
+    pass_all(&mut g);
+    assert_eq!(g.turn(), Some((Seat(0), Some(t("7p")))));
+    g.apply(Seat(0), Action::Win).unwrap();
+    let r = g.result().unwrap();
+    let sc = r.score.as_ref().unwrap();
+    assert_eq!(sc.total, 4);
+    assert!(sc.fans.iter().any(|f| f.name == "财飘" && f.count == 1));
+    // The dealer at level 1 (×2): each non-dealer pays 4 × 2.
+    assert_eq!(r.deltas, [24, -8, -8, -8]);
+    g.check_invariants().unwrap();
+}
+
+/// 杠暴: a concealed kong, the replacement from the tail is a 白 → 爆头 on a kong (×4). The
+/// four wilds can never be konged.
+#[test]
+fn hz_kong_replacement_from_the_tail_and_gang_bao() {
+    let mut g = scripted(
+        hz(),
+        [
+            "123m456m999p234s5z9p",
+            "1112223334447z",
+            "159m28p5566z3344s",
+            "2m3m9m1p2p3p7p8p6s7s8s9s1s",
+        ],
+        "",
+        "5z",
+    );
+    assert!(
+        g.legal_actions(Seat(0))
+            .contains(&Action::ConcealedKong(t("9p")))
+    );
+    g.apply(Seat(0), Action::ConcealedKong(t("9p"))).unwrap();
+    assert_eq!(g.turn(), Some((Seat(0), Some(Tile::WHITE))));
+    g.apply(Seat(0), Action::Win).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(r.score.as_ref().unwrap().total, 4);
+    assert_eq!(r.deltas, [24, -8, -8, -8]);
+    g.check_invariants().unwrap();
+    // Four 白 in hand: no kong of the wilds.
+    let g = scripted(
+        hz(),
+        [
+            "1235555z123456m9p",
+            "1112223334447z",
+            "159m28p666z3344s9s",
+            "2m3m9m1p2p3p7p8p6s7s8s9s1s",
+        ],
+        "",
+        "",
+    );
+    assert!(
+        !g.legal_actions(Seat(0))
+            .iter()
+            .any(|a| matches!(a, Action::ConcealedKong(_)))
+    );
+}
+
+/// The last 20 tiles are never drawn, and a kong needs 22 tiles left.
+#[test]
+fn hz_twenty_tiles_stay_in_the_wall() {
+    for i in 0..20u64 {
+        let mut g = Game::new(HandSetup {
+            rules: hz(),
+            seed: Seed::from_u64(500 + i),
+            dealer: Seat(0),
+            prevalent: Wind::East,
+            dealer_level: 0,
+        });
+        while !g.is_finished() {
+            for s in g.pending_seats() {
+                let legal = g.legal_actions(s);
+                if g.wall_remaining() < 22 {
+                    assert!(!legal.iter().any(|a| matches!(
+                        a,
+                        Action::ConcealedKong(_) | Action::AddedKong(_) | Action::Kong
+                    )));
+                }
+                let a = match g.turn() {
+                    Some((_, Some(d))) if legal.contains(&Action::Discard(d)) => Action::Discard(d),
+                    _ => *legal
+                        .iter()
+                        .find(|a| matches!(a, Action::Discard(_) | Action::Pass))
+                        .unwrap(),
+                };
+                g.apply(s, a).unwrap();
+                g.check_invariants().unwrap();
+            }
+        }
+        assert_eq!(g.result().unwrap().winner, None);
+        assert_eq!(g.wall_remaining(), 20);
+    }
+}
+
+/// §1.9: the dealer is level 1 on his first hand, +1 per hand he keeps (own win or a draw),
+/// capped at 3; a new dealer (the winner) starts at 1.
+#[test]
+fn hz_dealer_levels_rise_on_his_win_or_a_draw_and_reset_with_a_new_dealer() {
+    let mut m = Match::new(hz(), Seed::from_u64(11));
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(i as u64 + 3));
+    let mut seen = [false; 4];
+    for _ in 0..40 {
+        while !m.game().is_finished() {
+            for s in m.game().pending_seats() {
+                let a = players[s.index()].pick(&m.game().legal_actions(s));
+                m.apply(s, a).unwrap();
+            }
+        }
+        let dealer = m.game().setup().dealer;
+        let level = m.game().dealer_level();
+        assert!((1..=3).contains(&level));
+        let winner = m.game().result().unwrap().winner;
+        if !m.next_hand() {
+            break;
+        }
+        let (next_dealer, next_level) = (m.game().setup().dealer, m.game().dealer_level());
+        match winner {
+            Some(w) if w != dealer => {
+                assert_eq!((next_dealer, next_level), (w, 1));
+                seen[0] = true;
+            }
+            _ => {
+                assert_eq!(next_dealer, dealer);
+                assert_eq!(next_level, (level + 1).min(3));
+                seen[level as usize] = true;
+            }
+        }
+    }
+    assert!(seen[0] && seen[1] && seen[2], "{seen:?}");
+    assert_eq!(m.scores().iter().sum::<i32>(), 0);
+}
+
+#[test]
+fn hz_invariants_hold_over_random_hands() {
+    let variant = RuleSet {
+        wild: crate::rules::WildRule::Flipped,
+        discard_wins: DiscardWins::DealerLevel3,
+        must_baotou_with_wild: true,
+        takings: crate::rules::Takings::LimitTwo { count_pungs: true },
+        rob_kong: true,
+        ..RuleSet::hangzhou()
+    };
+    for rules in [RuleSet::hangzhou(), RuleSet::hangzhou_mil(), variant] {
+        for i in 0..400u64 {
+            let setup = HandSetup {
+                rules: rules.clone(),
+                seed: Seed::from_u64(i),
+                dealer: Seat((i % 4) as u8),
+                prevalent: Wind::East,
+                dealer_level: (i % 3 + 1) as u8,
+            };
+            let g = play(setup.clone(), i);
+            let record = HandRecord::of(&g).unwrap();
+            let mut r = Game::new(setup);
+            r.check_invariants().unwrap();
+            for (n, a) in record.actions.iter().enumerate() {
+                r.apply(a.seat, a.action).unwrap();
+                r.check_invariants()
+                    .unwrap_or_else(|e| panic!("hand {i} action {n}: {e}"));
+                for viewer in Seat::ALL {
+                    for e in r.events_for(viewer) {
+                        if let Event::Drew {
+                            seat,
+                            tile: Some(_),
+                            ..
+                        } = e
+                        {
+                            assert_eq!(seat, viewer);
+                        }
+                    }
+                }
+            }
+            let replayed = replay(&record).unwrap_or_else(|e| panic!("hand {i}: {e}"));
+            assert_eq!(replayed.result(), g.result());
+            if let Some(res) = g.result() {
+                assert_eq!(res.deltas.iter().sum::<i32>(), 0);
+                if rules.discard_wins == DiscardWins::Never {
+                    assert!(res.winner.is_none() || res.self_drawn, "self-draw only");
+                }
+            }
+        }
+    }
 }

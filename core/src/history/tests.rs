@@ -44,6 +44,7 @@ fn play(seed: u64) -> HandRecord {
         seed: Seed::from_u64(seed),
         dealer: Seat((seed % 4) as u8),
         prevalent: Wind::from_index((seed / 4) as usize),
+        dealer_level: 0,
     };
     let mut g = Game::new(setup);
     let mut players: [SimplePlayer; 4] =

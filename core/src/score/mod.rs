@@ -1,3 +1,4 @@
-//! Scoring: the Chinese Official fan table ([`mcr`]).
+//! Scoring: the Chinese Official fan table ([`mcr`]) and the Hangzhou tables ([`hangzhou`]).
 
+pub mod hangzhou;
 pub mod mcr;
