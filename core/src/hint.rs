@@ -53,6 +53,9 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
     // The hard bot's choice, made deterministic by a fixed seed.
     let recommended = LevelBot::new(Level::Hard, 0).choose(view);
     match d.kind {
+        DecisionKind::Turn if view.wild.is_some() => {
+            Some(wild_turn_hint(view, &k, &d.legal, recommended))
+        }
         DecisionKind::Turn => {
             let judged = judge_discards(&k, &d.legal);
             let discards = judged
@@ -118,6 +121,87 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
                 tile.name_en()
             ),
         }),
+    }
+}
+
+/// A turn under wild rules (Hangzhou 财神): discards ranked by shanten with the wilds as
+/// jokers, then live useful tiles; a wild is never worth throwing unless it is the 财飘 the
+/// hard bot chose.
+fn wild_turn_hint(view: &SeatView, k: &Knowledge, legal: &[Action], recommended: Action) -> Hint {
+    use crate::score::hangzhou::{is_baotou_state, split_wilds};
+    let wild = view.wild.expect("checked by the caller");
+    let white_as = view.wild_indicator.filter(|&t| t != Tile::WHITE);
+    let melds = k.melds.len();
+    let mut discards: Vec<(bool, DiscardHint)> = Vec::new();
+    for a in legal {
+        let Action::Discard(t) = *a else { continue };
+        let mut c = k.hand;
+        c.remove(t);
+        let (real, wilds) = split_wilds(&c, Some(wild), white_as);
+        let Ok(s) = crate::shanten::analyze_wild(&real, wilds, wild, melds) else {
+            continue;
+        };
+        let shape = match s.seven_pairs {
+            Some(p) if p.shanten < s.regular.shanten => p,
+            _ => s.regular,
+        };
+        let live: u32 = shape.useful.iter().map(|u| k.live(u) as u32).sum();
+        let baotou = s.shanten == 0 && is_baotou_state(&c, melds, Some(wild), white_as);
+        let name = t.name_en();
+        let (fans, reason) = if t == wild {
+            (
+                vec!["财飘 Wild discarded".to_string()],
+                format!(
+                    "Throw the 财神 ({name}) only for 财飘: it doubles your next win but locks nobody out of a wait."
+                ),
+            )
+        } else if baotou {
+            (
+                vec!["爆头 Wild pair wait".to_string()],
+                format!("Discard {name}: 爆头 — your wild waits as the pair, so every draw wins."),
+            )
+        } else if s.shanten == 0 {
+            (
+                Vec::new(),
+                format!(
+                    "Discard {name}: ready on {} ({live} live tiles); wins here are self-drawn.",
+                    shape.useful.to_notation()
+                ),
+            )
+        } else {
+            (
+                Vec::new(),
+                format!(
+                    "Discard {name}: {} away from ready with {live} live useful tiles, counting your wilds as any tile.",
+                    s.shanten
+                ),
+            )
+        };
+        discards.push((
+            t == wild,
+            DiscardHint {
+                tile: t,
+                shanten: s.shanten,
+                useful: shape.useful.to_notation(),
+                live,
+                fans,
+                reason,
+            },
+        ));
+    }
+    // Best first: the recommended discard, then non-wilds by shanten and live tiles.
+    discards.sort_by(|(wa, a), (wb, b)| {
+        let ra = recommended == Action::Discard(a.tile);
+        let rb = recommended == Action::Discard(b.tile);
+        rb.cmp(&ra)
+            .then(wa.cmp(wb))
+            .then(a.shanten.cmp(&b.shanten))
+            .then(b.live.cmp(&a.live))
+            .then(a.tile.cmp(&b.tile))
+    });
+    Hint::Turn {
+        recommended,
+        discards: discards.into_iter().map(|(_, d)| d).collect(),
     }
 }
 
@@ -302,6 +386,48 @@ mod tests {
         };
         assert_eq!(recommended, Action::Discard("9m".parse().unwrap()));
         assert!(discards[0].valid_first());
+    }
+
+    #[test]
+    fn under_hangzhou_rules_the_hint_keeps_the_wild() {
+        // Play Hangzhou hands until seat 0 holds a wild on its turn; the hint must not put
+        // the wild first unless it is the 财飘 the hard bot picked.
+        let mut found = 0;
+        for seed in 0..40u64 {
+            let mut g = Game::new(HandSetup {
+                rules: RuleSet::hangzhou(),
+                seed: Seed::from_u64(seed),
+                dealer: Seat(0),
+                prevalent: Wind::East,
+                dealer_level: 0,
+            });
+            let v = g.view(Seat(0));
+            let wild = v.wild.expect("Hangzhou has a wild");
+            let holds = v.hand.contains(&wild) || v.drawn == Some(wild);
+            if let (
+                true,
+                Some(Hint::Turn {
+                    recommended,
+                    discards,
+                }),
+            ) = (holds, hint(&v))
+            {
+                found += 1;
+                let legal = v.decision.as_ref().unwrap().legal.clone();
+                assert!(legal.contains(&recommended));
+                let n = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Discard(_)))
+                    .count();
+                assert_eq!(discards.len(), n);
+                if recommended != Action::Discard(wild) {
+                    assert_ne!(discards[0].tile, wild, "seed {seed}");
+                    assert_eq!(discards.last().unwrap().tile, wild, "the wild goes last");
+                }
+            }
+            let _ = g.apply(Seat(0), Action::Discard(v.drawn.unwrap_or(v.hand[0])));
+        }
+        assert!(found > 0, "some deal gives the dealer a wild");
     }
 
     #[test]
