@@ -57,6 +57,8 @@ pub enum ReplayError {
     EventCount { recorded: usize, replayed: usize },
     #[error("the stated result differs from the replay's: {0}")]
     ResultDiffers(String),
+    #[error("the record's setup is impossible: {0}")]
+    BadSetup(String),
 }
 
 impl HandRecord {
@@ -88,6 +90,12 @@ impl HandRecord {
 pub fn replay(record: &HandRecord) -> Result<Game, ReplayError> {
     if record.version != RECORD_VERSION {
         return Err(ReplayError::Version(record.version));
+    }
+    if record.setup.dealer.0 > 3 {
+        return Err(ReplayError::BadSetup(format!(
+            "dealer seat {} (seats are 0–3)",
+            record.setup.dealer.0
+        )));
     }
     let mut game = Game::new(record.setup.clone());
     for (index, a) in record.actions.iter().enumerate() {

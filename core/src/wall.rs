@@ -47,7 +47,7 @@ impl Seed {
     }
 
     pub fn from_hex(s: &str) -> Result<Seed, String> {
-        if s.len() != 64 || !s.is_ascii() {
+        if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(format!("a seed is 64 hex digits, got '{s}'"));
         }
         let mut out = [0u8; 32];
@@ -197,6 +197,8 @@ mod tests {
         let s = Seed::from_u64(99);
         assert_eq!(Seed::from_hex(&s.to_hex()).unwrap(), s);
         assert!(Seed::from_hex("xyz").is_err());
+        let plus = format!("+f{}", "0".repeat(62));
+        assert!(Seed::from_hex(&plus).is_err(), "a sign is not a hex digit");
         assert_ne!(s.derive(0), s.derive(1));
         assert_eq!(s.derive(5), s.derive(5));
     }

@@ -543,9 +543,15 @@ fn a_tampered_record_is_rejected_where_it_diverges() {
         replay(&bad),
         Err(crate::record::ReplayError::EventDiffers { index: 5, .. })
     ));
-    let mut bad = record;
+    let mut bad = record.clone();
     bad.actions.truncate(3);
     assert!(replay(&bad).is_err());
+    let mut bad = record;
+    bad.setup.dealer = Seat(9);
+    assert!(matches!(
+        replay(&bad),
+        Err(crate::record::ReplayError::BadSetup(_))
+    ));
 }
 
 #[test]
