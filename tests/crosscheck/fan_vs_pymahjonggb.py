@@ -467,7 +467,7 @@ def main():
             bad += 1
             if bad <= 30:
                 print(f"MISMATCH {line}\n  ours        {got}\n  pymahjonggb {want}")
-    print(f"fan crosscheck: {len(hands) - bad} passed, {bad} failed")
+    print(f"fan-crosscheck: {len(hands) - bad} passed, {bad} failed")
     sys.exit(1 if bad else 0)
 
 

@@ -90,7 +90,7 @@ def main():
             bad += 1
             print(f"MISMATCH {notation(hand)} overall: ours {mine['shanten']} pymahjonggb {overall}")
     checked = len(hands) * len(funcs)
-    print(f"shanten crosscheck: {checked - bad} passed, {bad} failed")
+    print(f"shanten-crosscheck: {checked - bad} passed, {bad} failed")
     sys.exit(1 if bad else 0)
 
 
