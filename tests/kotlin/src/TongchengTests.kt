@@ -175,7 +175,7 @@ fun main() {
     historyTests()
 
     val failed = results.count { it.second != null }
-    println("${results.size - failed} passed, $failed failed")
+    println("kotlin: ${results.size - failed} passed, $failed failed")
     if (failed > 0) kotlin.system.exitProcess(1)
 }
 
