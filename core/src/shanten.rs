@@ -468,11 +468,16 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
         merge(&g01, &g[2]),
     ];
     let base = table::merge_final::<K>(&g01, &g23);
-    let mut useful = 0u64;
+    // A tile with nothing within two ranks of it (any unheld honor) joins no block with the
+    // hand: adding it is like adding a separate one-tile group, the same for all such tiles.
+    // One merge answers for all of them, instead of a table read each.
+    let lone_helps = table::merge_final::<K>(&merge(&g01, &g23), &table::LONE_TILE) < base;
+    let lone = lone_tiles(c);
+    let mut useful = if lone_helps { lone } else { 0 };
     for (j, other) in others.iter().enumerate() {
         let (start, len) = if j == 3 { (27, 7) } else { (j * 9, 9) };
         for r in 0..len {
-            if c[start + r] >= 4 {
+            if c[start + r] >= 4 || lone & (1 << (start + r)) != 0 {
                 continue;
             }
             let d = t.with_added(j, keys[j], r);
@@ -482,6 +487,22 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
         }
     }
     (base, useful)
+}
+
+/// Kinds not held with no held tile of the same suit within two ranks (honors: not held).
+#[inline]
+fn lone_tiles(c: &[u8; KINDS]) -> u64 {
+    let mut held = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        held |= u64::from(x > 0) << i;
+    }
+    let mut near = held & HONORS_MASK;
+    for s in 0..3 {
+        let m = (held >> (9 * s)) & 0x1ff;
+        let spread = (m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x1ff;
+        near |= spread << (9 * s);
+    }
+    !near & ((1u64 << KINDS) - 1)
 }
 
 fn seven_pairs13(c: &[u8; KINDS]) -> ShapeShanten {

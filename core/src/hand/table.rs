@@ -24,6 +24,10 @@ pub(crate) type Dist = [[u8; 5]; 2];
 /// Distances of an empty suit: every set costs three tiles, the pair two.
 pub(crate) const EMPTY: Dist = [[0, 3, 6, 9, 12], [2, 5, 8, 11, 14]];
 
+/// Distances of a group holding one lone tile: it grows into a set for two more tiles or into
+/// the pair for one, or is left out.
+pub(crate) const LONE_TILE: Dist = [[0, 2, 5, 8, 11], [1, 4, 7, 10, 13]];
+
 const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 const MAX_TILES: u32 = 14;
 const COMPUTED: u32 = 1 << 31;
