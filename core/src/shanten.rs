@@ -215,22 +215,7 @@ pub fn after_each_discard(c: &TileCounts, melds: usize) -> [i8; KINDS] {
 fn after_each_discard_k<const K: usize>(c: &TileCounts, melds: usize) -> [i8; KINDS] {
     let t = tables();
     let cc = &c.0;
-    let keys = [
-        table::key(&cc[0..9]),
-        table::key(&cc[9..18]),
-        table::key(&cc[18..27]),
-        table::key(&cc[27..34]),
-    ];
-    let g: [Dist; 4] = std::array::from_fn(|j| t.by_key(j, keys[j]));
-    let merge = |a: &Dist, b: &Dist| table::merge_upto::<K>(a, b);
-    let g01 = merge(&g[0], &g[1]);
-    let g23 = merge(&g[2], &g[3]);
-    let others = [
-        merge(&g[1], &g23),
-        merge(&g[0], &g23),
-        merge(&g01, &g[3]),
-        merge(&g01, &g[2]),
-    ];
+    let Groups { keys, others, .. } = Groups::of::<K>(cc);
     let mut out = [i8::MAX; KINDS];
     for i in 0..KINDS {
         if cc[i] == 0 {
@@ -451,27 +436,18 @@ fn distance_and_improvers(c: &[u8; KINDS], sets: usize) -> (u8, u64) {
 
 fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
     let t = tables();
-    let keys = [
-        table::key(&c[0..9]),
-        table::key(&c[9..18]),
-        table::key(&c[18..27]),
-        table::key(&c[27..34]),
-    ];
-    let g: [Dist; 4] = std::array::from_fn(|j| t.by_key(j, keys[j]));
-    let merge = |a: &Dist, b: &Dist| table::merge_upto::<K>(a, b);
-    let g01 = merge(&g[0], &g[1]);
-    let g23 = merge(&g[2], &g[3]);
-    let others = [
-        merge(&g[1], &g23),
-        merge(&g[0], &g23),
-        merge(&g01, &g[3]),
-        merge(&g01, &g[2]),
-    ];
+    let Groups {
+        keys,
+        others,
+        g01,
+        g23,
+    } = Groups::of::<K>(c);
     let base = table::merge_final::<K>(&g01, &g23);
     // A tile with nothing within two ranks of it (any unheld honor) joins no block with the
     // hand: adding it is like adding a separate one-tile group, the same for all such tiles.
     // One merge answers for all of them, instead of a table read each.
-    let lone_helps = table::merge_final::<K>(&merge(&g01, &g23), &table::LONE_TILE) < base;
+    let all = table::merge_upto::<K>(&g01, &g23);
+    let lone_helps = table::merge_final::<K>(&all, &table::LONE_TILE) < base;
     let lone = lone_tiles(c);
     let mut useful = if lone_helps { lone } else { 0 };
     for (j, other) in others.iter().enumerate() {
@@ -487,6 +463,45 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
         }
     }
     (base, useful)
+}
+
+/// A hand's four groups (three suits, honors) looked up once: their keys, the merges of the
+/// suit pairs, and for each group the merge of the other three — what every "add or remove
+/// one tile" query needs.
+struct Groups {
+    keys: [usize; 4],
+    others: [Dist; 4],
+    g01: Dist,
+    g23: Dist,
+}
+
+impl Groups {
+    #[inline]
+    fn of<const K: usize>(c: &[u8; KINDS]) -> Groups {
+        let t = tables();
+        let keys = [
+            table::key(&c[0..9]),
+            table::key(&c[9..18]),
+            table::key(&c[18..27]),
+            table::key(&c[27..34]),
+        ];
+        let g: [Dist; 4] = std::array::from_fn(|j| t.by_key(j, keys[j]));
+        let merge = |a: &Dist, b: &Dist| table::merge_upto::<K>(a, b);
+        let g01 = merge(&g[0], &g[1]);
+        let g23 = merge(&g[2], &g[3]);
+        let others = [
+            merge(&g[1], &g23),
+            merge(&g[0], &g23),
+            merge(&g01, &g[3]),
+            merge(&g01, &g[2]),
+        ];
+        Groups {
+            keys,
+            others,
+            g01,
+            g23,
+        }
+    }
 }
 
 /// Kinds not held with no held tile of the same suit within two ranks (honors: not held).
