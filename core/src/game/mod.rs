@@ -367,7 +367,8 @@ impl Game {
         after_claim: bool,
     ) -> Vec<Action> {
         let hand = &self.hands[seat.index()];
-        let mut v = Vec::new();
+        // At most 14 discards, a win and a few kongs: one allocation.
+        let mut v = Vec::with_capacity(20);
         if !after_claim {
             if drawn.is_some_and(|win| {
                 self.self_draw_score(seat, win, after_kong)
