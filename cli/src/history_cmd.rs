@@ -652,28 +652,23 @@ fn date(unix: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tongcheng_core::bot::SimplePlayer;
+    use tongcheng_core::bot::play_simple_hand;
     use tongcheng_core::game::HandSetup;
     use tongcheng_core::rules::RuleSet;
     use tongcheng_core::seat::Wind;
     use tongcheng_core::wall::Seed;
 
     fn play(seed: u64) -> HandRecord {
-        let mut g = Game::new(HandSetup {
-            rules: RuleSet::guobiao(),
-            seed: Seed::from_u64(seed),
-            dealer: Seat((seed % 4) as u8),
-            prevalent: Wind::East,
-            dealer_level: 0,
-        });
-        let mut players: [SimplePlayer; 4] =
-            std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));
-        while !g.is_finished() {
-            for s in g.pending_seats() {
-                let a = players[s.index()].pick(&g.legal_actions(s));
-                g.apply(s, a).unwrap();
-            }
-        }
+        let g = play_simple_hand(
+            HandSetup {
+                rules: RuleSet::guobiao(),
+                seed: Seed::from_u64(seed),
+                dealer: Seat((seed % 4) as u8),
+                prevalent: Wind::East,
+                dealer_level: 0,
+            },
+            seed,
+        );
         HandRecord::of(&g).unwrap()
     }
 

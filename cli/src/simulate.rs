@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tongcheng_core::bot::{Level, SimplePlayer};
+use tongcheng_core::bot::{Level, play_simple_hand};
 use tongcheng_core::game::{Game, HandSetup};
 use tongcheng_core::record::{HandRecord, replay};
 use tongcheng_core::rules::RuleSet;
@@ -43,19 +43,7 @@ pub struct Args {
 
 /// Plays one hand with simple players; returns the finished game.
 pub fn play_hand(setup: HandSetup, player_seed: u64) -> Game {
-    let mut game = Game::new(setup);
-    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| {
-        SimplePlayer::new(player_seed.wrapping_mul(4).wrapping_add(i as u64))
-    });
-    while !game.is_finished() {
-        for seat in game.pending_seats() {
-            let legal = game.legal_actions(seat);
-            let action = players[seat.index()].pick(&legal);
-            game.apply(seat, action)
-                .expect("a legal action is accepted");
-        }
-    }
-    game
+    play_simple_hand(setup, player_seed)
 }
 
 /// Replays a finished hand's record with every invariant checked at every step.

@@ -11,8 +11,8 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tongcheng_core::bot::SimplePlayer;
-use tongcheng_core::game::{Game, HandSetup};
+use tongcheng_core::bot::play_simple_hand;
+use tongcheng_core::game::HandSetup;
 use tongcheng_core::history::{HistoryStore, NewHand};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
@@ -40,21 +40,16 @@ impl Drop for TempDir {
 }
 
 fn play(seed: u64) -> HandRecord {
-    let mut g = Game::new(HandSetup {
-        rules: RuleSet::guobiao(),
-        seed: Seed::from_u64(seed),
-        dealer: Seat((seed % 4) as u8),
-        prevalent: Wind::East,
-        dealer_level: 0,
-    });
-    let mut players: [SimplePlayer; 4] =
-        std::array::from_fn(|i| SimplePlayer::new(seed * 4 + i as u64));
-    while !g.is_finished() {
-        for s in g.pending_seats() {
-            let a = players[s.index()].pick(&g.legal_actions(s));
-            g.apply(s, a).expect("a legal action");
-        }
-    }
+    let g = play_simple_hand(
+        HandSetup {
+            rules: RuleSet::guobiao(),
+            seed: Seed::from_u64(seed),
+            dealer: Seat((seed % 4) as u8),
+            prevalent: Wind::East,
+            dealer_level: 0,
+        },
+        seed,
+    );
     HandRecord::of(&g).expect("a finished hand")
 }
 

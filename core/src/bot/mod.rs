@@ -54,6 +54,24 @@ impl SimplePlayer {
     }
 }
 
+/// Plays a whole hand with four simple players, seat `i` seeded `player_seed × 4 + i`: the
+/// engine's soak driver (`tongcheng simulate`) and the tests' and benchmarks' source of real
+/// records.
+pub fn play_simple_hand(setup: crate::game::HandSetup, player_seed: u64) -> crate::game::Game {
+    let mut game = crate::game::Game::new(setup);
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| {
+        SimplePlayer::new(player_seed.wrapping_mul(4).wrapping_add(i as u64))
+    });
+    while !game.is_finished() {
+        for seat in game.pending_seats() {
+            let action = players[seat.index()].pick(&game.legal_actions(seat));
+            game.apply(seat, action)
+                .expect("a simple player picks a legal action");
+        }
+    }
+    game
+}
+
 impl Bot for SimplePlayer {
     fn choose(&mut self, view: &SeatView) -> Action {
         match &view.decision {
