@@ -15,7 +15,7 @@
 use serde::Serialize;
 
 use crate::hand::KNITS;
-use crate::hand::table::{self, Dist, tables};
+use crate::hand::table::{self, Dist, POW5, tables};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
 /// Shanten and useful tiles of one shape.
@@ -142,58 +142,137 @@ pub fn best(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> 
     // The regular shape is nearly always at the minimum: take its useful tiles in one pass.
     let (regular_base, regular_useful) = distance_and_improvers(c, sets);
     let regular = regular_base as i8 - 1;
-    let (mut seven, mut orphans, mut knitted) = (i8::MAX, i8::MAX, i8::MAX);
-    if melds == 0 {
-        seven = 6 - c.iter().map(|&x| (x / 2) as i8).sum::<i8>().min(7);
-        let kinds = ORPHANS.iter().filter(|&&i| c[i] > 0).count() as i8;
-        let pair = ORPHANS.iter().any(|&i| c[i] >= 2);
-        orphans = 13 - kinds - i8::from(pair);
-        let mut held = 0u64;
-        for (i, &x) in c.iter().enumerate() {
-            if x > 0 {
-                held |= 1 << i;
-            }
-        }
-        knitted = KNIT_MASKS
-            .iter()
-            .map(|m| 13 - ((held & (m | HONORS_MASK)).count_ones() as i8).min(14))
-            .min()
-            .expect("six arrangements");
-    }
-    let mut min = regular.min(seven).min(orphans).min(knitted);
-    let mut straight = i8::MAX;
-    if melds <= 1 {
-        for (n, tiles) in KNIT_TILES.iter().enumerate() {
-            let missing = tiles.iter().filter(|&&i| c[i] == 0).count() as i8;
-            if missing - 1 > min {
-                continue;
-            }
-            let rest = knit_rest(c, n);
-            let s = missing + crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8 - 1;
-            straight = straight.min(s);
-        }
-        min = min.min(straight);
-    }
+    let special = SpecialMasks::of(c).shanten(c, None, melds, regular);
     let mut useful = TileSet::EMPTY;
-    if regular == min {
+    if regular == special.min {
         useful.0 |= regular_useful & below_four(c);
     }
-    if seven == min {
-        useful |= seven_pairs13(c).useful;
-    }
-    if orphans == min {
-        useful |= orphans13(c).useful;
-    }
-    if knitted == min {
-        useful |= knitted13(c).useful;
-    }
-    if straight == min {
-        useful |= knitted_straight13(c, 1 - melds).useful;
-    }
+    useful |= special.useful(c, melds);
     Ok(ShapeShanten {
-        shanten: min,
+        shanten: special.min,
         useful,
     })
+}
+
+/// For a hand of 14 (counting melds as 3), [`best`] after each discard in `which` (a mask over
+/// kinds; kinds not held are skipped and stay at `i8::MAX`, no useful tiles). The regular
+/// shape shares its work across the discards: each group is read once, each kind added to the
+/// whole hand once, and a discard only rereads its own group. Choosing among tied discards by
+/// their useful tiles then costs about as much as one [`best`] call.
+pub fn best_after_each_discard(
+    c: &TileCounts,
+    melds: usize,
+    which: u64,
+) -> Result<[ShapeShanten; KINDS], ShantenError> {
+    if !check(c, 0, melds)? {
+        return Err(ShantenError::WrongSize(c.total() + 3 * melds));
+    }
+    Ok(table::with_sets!(
+        4 - melds,
+        best_after_each_discard_k(&c.0, melds, which)
+    ))
+}
+
+fn best_after_each_discard_k<const K: usize>(
+    c: &[u8; KINDS],
+    melds: usize,
+    which: u64,
+) -> [ShapeShanten; KINDS] {
+    let t = tables();
+    let Groups {
+        keys, others, g, ..
+    } = Groups::of::<K>(c);
+    // untouched[a][b]: the merge of the two groups other than `a` (the discard's) and `b`.
+    let mut untouched = [[table::EMPTY; 4]; 4];
+    for a in 0..4 {
+        for b in 0..4 {
+            if a < b {
+                let mut rest = (0..4).filter(|&j| j != a && j != b);
+                let (x, y) = (rest.next().unwrap_or(0), rest.next().unwrap_or(0));
+                untouched[a][b] = table::merge_upto::<K>(&g[x], &g[y]);
+                untouched[b][a] = untouched[a][b];
+            }
+        }
+    }
+    // Adding a tile lowers each of its group's distances by one at most. improvers[b][p][k]:
+    // the kinds of group `b` whose addition lowers the entry for `k` sets and `p` pairs.
+    let mut improvers = [[[0u64; 5]; 2]; 4];
+    for x in 0..KINDS {
+        if c[x] < 4 {
+            let (b, r) = group_of(x);
+            let added = t.with_added(b, keys[b], r);
+            for p in 0..2 {
+                for k in 0..=K {
+                    if added[p][k] < g[b][p][k] {
+                        improvers[b][p][k] |= 1 << x;
+                    }
+                }
+            }
+        }
+    }
+    let masks = SpecialMasks::of(c);
+    let mut out = [ShapeShanten {
+        shanten: i8::MAX,
+        useful: TileSet::EMPTY,
+    }; KINDS];
+    let mut pending = which & masks.held;
+    while pending != 0 {
+        let d = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        let (a, rd) = group_of(d);
+        let removed = t.with_removed(a, keys[a], rd);
+        let base = table::merge_final::<K>(&removed, &others[a]);
+        let regular = base as i8 - 1;
+        let special = masks.without(d, c[d]).shanten(c, Some(d), melds, regular);
+        let mut useful = 0u64;
+        if regular == special.min {
+            // A kind of another group helps exactly when it lowers an entry of its group that
+            // some best spread of sets and pair over the four groups uses.
+            for b in (0..4).filter(|&b| b != a) {
+                let rest = table::merge_upto::<K>(&removed, &untouched[a][b]);
+                for k in 0..=K {
+                    if g[b][0][k] + rest[1][K - k] == base {
+                        useful |= improvers[b][0][k];
+                    }
+                    if g[b][1][k] + rest[0][K - k] == base {
+                        useful |= improvers[b][1][k];
+                    }
+                }
+            }
+            // A kind of the discard's own group: read that group again.
+            let (start, len) = if a == 3 { (27, 7) } else { (a * 9, 9) };
+            for r in 0..len {
+                let x = start + r;
+                if c[x] - u8::from(x == d) >= 4 {
+                    continue;
+                }
+                let dist = if x == d {
+                    g[a]
+                } else {
+                    t.by_key(a, keys[a] - POW5[rd] + POW5[r])
+                };
+                if table::merge_final::<K>(&dist, &others[a]) < base {
+                    useful |= 1 << x;
+                }
+            }
+        }
+        if special.any_at_min() {
+            let mut rest = *c;
+            rest[d] -= 1;
+            useful |= special.useful(&rest, melds).0;
+        }
+        out[d] = ShapeShanten {
+            shanten: special.min,
+            useful: TileSet(useful),
+        };
+    }
+    out
+}
+
+/// The group (0–2 suits, 3 honors) of a kind and its rank within the group.
+#[inline(always)]
+fn group_of(i: usize) -> (usize, usize) {
+    if i >= 27 { (3, i - 27) } else { (i / 9, i % 9) }
 }
 
 /// The overall shanten number alone (no useful tiles): the cheapest whole-hand query.
@@ -216,59 +295,226 @@ fn after_each_discard_k<const K: usize>(c: &TileCounts, melds: usize) -> [i8; KI
     let t = tables();
     let cc = &c.0;
     let Groups { keys, others, .. } = Groups::of::<K>(cc);
+    let masks = SpecialMasks::of(cc);
     let mut out = [i8::MAX; KINDS];
     for i in 0..KINDS {
         if cc[i] == 0 {
             continue;
         }
-        let (j, r) = if i >= 27 { (3, i - 27) } else { (i / 9, i % 9) };
+        let (j, r) = group_of(i);
         let d = t.with_removed(j, keys[j], r);
         let regular = table::merge_final::<K>(&d, &others[j]) as i8 - 1;
-        // The special shapes are cheap to count directly; skip them when they cannot win.
-        let mut rest = *c;
-        rest.0[i] -= 1;
-        out[i] = if melds <= 1 {
-            special_shanten(&rest.0, melds, regular)
-        } else {
-            regular
-        };
+        // The special shapes are a few popcounts on masks updated for the discard.
+        out[i] = masks
+            .without(i, cc[i])
+            .shanten_but_straight(melds, regular)
+            .min;
+    }
+    if melds <= 1 {
+        straight_after_each_discard(cc, masks.held, melds, &mut out);
     }
     out
 }
 
 /// The minimum of `regular` and the special shapes' shanten for a hand.
 fn special_shanten(c: &[u8; KINDS], melds: usize, regular: i8) -> i8 {
-    // One pass builds the masks; every special shape is then a few popcounts.
-    let mut held = 0u64;
-    let mut doubled = 0u64;
-    let mut pairs = 0i8;
-    for (i, &x) in c.iter().enumerate() {
-        held |= u64::from(x > 0) << i;
-        doubled |= u64::from(x >= 2) << i;
-        pairs += (x / 2) as i8;
+    SpecialMasks::of(c).shanten(c, None, melds, regular).min
+}
+
+/// A hand's kinds as bit masks: enough to count every special shape with a few popcounts,
+/// and cheap to update for one discard.
+#[derive(Clone, Copy)]
+struct SpecialMasks {
+    held: u64,
+    doubled: u64,
+    pairs: i8,
+}
+
+/// The special shapes' shanten numbers for one hand (`i8::MAX` where the melds rule a shape
+/// out) and the overall minimum with the regular shape.
+#[derive(Clone, Copy)]
+struct Special {
+    seven: i8,
+    orphans: i8,
+    knitted: i8,
+    straight: i8,
+    min: i8,
+}
+
+impl SpecialMasks {
+    #[inline]
+    fn of(c: &[u8; KINDS]) -> SpecialMasks {
+        let mut m = SpecialMasks {
+            held: 0,
+            doubled: 0,
+            pairs: 0,
+        };
+        for (i, &x) in c.iter().enumerate() {
+            m.held |= u64::from(x > 0) << i;
+            m.doubled |= u64::from(x >= 2) << i;
+            m.pairs += (x / 2) as i8;
+        }
+        m
     }
-    let mut min = regular;
-    if melds == 0 {
-        min = min.min(6 - pairs.min(7));
-        let kinds = (held & ORPHAN_MASK).count_ones() as i8;
-        let pair = doubled & ORPHAN_MASK != 0;
-        min = min.min(13 - kinds - i8::from(pair));
-        for m in KNIT_MASKS {
-            min = min.min(13 - ((held & (m | HONORS_MASK)).count_ones() as i8).min(14));
+
+    /// The masks after one tile of kind `i` (held `count` times) is discarded.
+    #[inline]
+    fn without(self, i: usize, count: u8) -> SpecialMasks {
+        let bit = 1u64 << i;
+        SpecialMasks {
+            held: if count == 1 {
+                self.held & !bit
+            } else {
+                self.held
+            },
+            doubled: if count == 2 {
+                self.doubled & !bit
+            } else {
+                self.doubled
+            },
+            pairs: self.pairs - i8::from(count.is_multiple_of(2)),
         }
     }
-    if melds <= 1 {
-        for (n, m) in KNIT_MASKS.iter().enumerate() {
-            let missing = 9 - (held & m).count_ones() as i8;
-            if missing - 1 > min {
+
+    /// The special shapes of the hand these masks describe: `c` less one `removed` tile.
+    /// `regular` is the regular shape's shanten, which bounds the knitted-straight search.
+    #[inline]
+    fn shanten(
+        &self,
+        c: &[u8; KINDS],
+        removed: Option<usize>,
+        melds: usize,
+        regular: i8,
+    ) -> Special {
+        let mut s = self.shanten_but_straight(melds, regular);
+        if melds <= 1 {
+            for (n, m) in KNIT_MASKS.iter().enumerate() {
+                let missing = 9 - (self.held & m).count_ones() as i8;
+                // The rest needs at least one tile more unless it is complete: out of reach.
+                if missing - 1 > s.min {
+                    continue;
+                }
+                let mut work = *c;
+                if let Some(i) = removed {
+                    work[i] -= 1;
+                }
+                let rest = knit_rest(&work, n);
+                let d = crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8;
+                s.straight = s.straight.min(missing + d - 1);
+                s.min = s.min.min(s.straight);
+            }
+        }
+        s
+    }
+
+    /// Every special shape but the knitted straight (which needs the counts, not just masks).
+    #[inline]
+    fn shanten_but_straight(&self, melds: usize, regular: i8) -> Special {
+        let mut s = Special {
+            seven: i8::MAX,
+            orphans: i8::MAX,
+            knitted: i8::MAX,
+            straight: i8::MAX,
+            min: regular,
+        };
+        if melds == 0 {
+            s.seven = 6 - self.pairs.min(7);
+            let kinds = (self.held & ORPHAN_MASK).count_ones() as i8;
+            s.orphans = 13 - kinds - i8::from(self.doubled & ORPHAN_MASK != 0);
+            for m in KNIT_MASKS {
+                let have = ((self.held & (m | HONORS_MASK)).count_ones() as i8).min(14);
+                s.knitted = s.knitted.min(13 - have);
+            }
+            s.min = s.min.min(s.seven).min(s.orphans).min(s.knitted);
+        }
+        s
+    }
+}
+
+/// Lowers `out[i]` (the shanten after discarding kind `i`, for each held kind) where a
+/// knitted straight (组合龙) does better. Per arrangement in reach, the rest of the hand is
+/// looked up once and each discard only rereads its own group, instead of a whole-hand
+/// query per discard.
+fn straight_after_each_discard(c: &[u8; KINDS], held: u64, melds: usize, out: &mut [i8; KINDS]) {
+    let worst = (0..KINDS)
+        .filter(|&i| held & (1 << i) != 0)
+        .map(|i| out[i])
+        .max()
+        .unwrap_or(i8::MIN);
+    for (n, &m) in KNIT_MASKS.iter().enumerate() {
+        let missing = 9 - (held & m).count_ones() as i8;
+        // A discard never lowers the missing count: nothing here can beat any discard's best.
+        if missing - 1 > worst {
+            continue;
+        }
+        let rest = knit_rest(c, n);
+        if melds == 0 {
+            straight_rest_k::<1>(c, &rest, held, m, missing, out);
+        } else {
+            straight_rest_k::<0>(c, &rest, held, m, missing, out);
+        }
+    }
+}
+
+fn straight_rest_k<const K: usize>(
+    c: &[u8; KINDS],
+    rest: &[u8; KINDS],
+    held: u64,
+    knit: u64,
+    missing: i8,
+    out: &mut [i8; KINDS],
+) {
+    let t = tables();
+    let Groups {
+        keys,
+        others,
+        g01,
+        g23,
+        ..
+    } = Groups::of::<K>(rest);
+    let whole = table::merge_final::<K>(&g01, &g23) as i8;
+    let mut pending = held;
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        // A knitted tile held once leaves the arrangement; any other discard leaves the rest.
+        let (miss, dist) = if knit & (1 << i) != 0 && c[i] == 1 {
+            (missing + 1, whole)
+        } else {
+            if missing - 1 > out[i] {
                 continue;
             }
-            let rest = knit_rest(c, n);
-            min =
-                min.min(missing + crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8 - 1);
-        }
+            let (j, r) = group_of(i);
+            let d = t.with_removed(j, keys[j], r);
+            (missing, table::merge_final::<K>(&d, &others[j]) as i8)
+        };
+        out[i] = out[i].min(miss + dist - 1);
     }
-    min
+}
+
+impl Special {
+    #[inline]
+    fn any_at_min(&self) -> bool {
+        [self.seven, self.orphans, self.knitted, self.straight].contains(&self.min)
+    }
+
+    /// Useful tiles of the special shapes at the minimum, for the 13-tile hand `c`.
+    fn useful(&self, c: &[u8; KINDS], melds: usize) -> TileSet {
+        let mut useful = TileSet::EMPTY;
+        if self.seven == self.min {
+            useful |= seven_pairs13(c).useful;
+        }
+        if self.orphans == self.min {
+            useful |= orphans13(c).useful;
+        }
+        if self.knitted == self.min {
+            useful |= knitted13(c).useful;
+        }
+        if self.straight == self.min {
+            useful |= knitted_straight13(c, 1 - melds).useful;
+        }
+        useful
+    }
 }
 
 /// Shanten with wilds: `real` holds the non-wild tiles, `wilds` how many wilds the hand holds,
@@ -441,6 +687,7 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
         others,
         g01,
         g23,
+        ..
     } = Groups::of::<K>(c);
     let base = table::merge_final::<K>(&g01, &g23);
     // A tile with nothing within two ranks of it (any unheld honor) joins no block with the
@@ -470,6 +717,7 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
 /// one tile" query needs.
 struct Groups {
     keys: [usize; 4],
+    g: [Dist; 4],
     others: [Dist; 4],
     g01: Dist,
     g23: Dist,
@@ -497,6 +745,7 @@ impl Groups {
         ];
         Groups {
             keys,
+            g,
             others,
             g01,
             g23,

@@ -389,7 +389,7 @@ proptest! {
     }
 
     #[test]
-    fn quick_queries_agree_with_the_full_analysis(seed in any::<u64>(), melds in 0usize..3, extra in 0usize..2) {
+    fn quick_queries_agree_with_the_full_analysis(seed in any::<u64>(), melds in 0usize..5, extra in 0usize..2) {
         let c = seed_hand(seed, 13 - 3 * melds + extra);
         let full = analyze(&c, melds).unwrap();
         prop_assert_eq!(tongcheng_core::shanten::shanten_number(&c, melds), full.shanten);
@@ -413,6 +413,21 @@ proptest! {
                     prop_assert_eq!(a, analyze(&r, melds).unwrap().shanten);
                 }
             }
+            // Every discard at once, useful tiles included, equals `best` after that discard.
+            let which = seed.rotate_left(7) | (1 << (seed % 34));
+            let each = tongcheng_core::shanten::best_after_each_discard(&c, melds, which).unwrap();
+            for (i, e) in each.iter().enumerate() {
+                if c.0[i] == 0 || which & (1 << i) == 0 {
+                    prop_assert_eq!(e.shanten, i8::MAX);
+                    prop_assert!(e.useful.is_empty());
+                } else {
+                    let mut r = c;
+                    r.0[i] -= 1;
+                    prop_assert_eq!(*e, tongcheng_core::shanten::best(&r, melds).unwrap(), "discard {}", i);
+                }
+            }
+        } else {
+            prop_assert!(tongcheng_core::shanten::best_after_each_discard(&c, melds, u64::MAX).is_err());
         }
     }
 

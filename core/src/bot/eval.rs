@@ -5,7 +5,7 @@
 use super::knowledge::Knowledge;
 use crate::hand::{Meld, MeldKind};
 use crate::score::mcr::{self, McrOptions};
-use crate::shanten::{ShapeShanten, analyze, best};
+use crate::shanten::{ShapeShanten, analyze, best, best_after_each_discard};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
 /// The shanten and useful tiles of the shapes at the minimum.
@@ -24,12 +24,42 @@ pub fn progress(k: &Knowledge, c: &TileCounts, melds: usize) -> Progress {
         shanten: 8,
         useful: TileSet::EMPTY,
     });
-    let live = s.useful.iter().map(|t| k.live(t) as u32).sum();
+    let live = live_count(k, s.useful);
     Progress {
         shanten: s.shanten,
         useful: s.useful,
         live,
     }
+}
+
+/// Live copies of the tiles in `useful`.
+#[inline]
+pub fn live_count(k: &Knowledge, useful: TileSet) -> u32 {
+    useful.iter().map(|t| k.live(t) as u32).sum()
+}
+
+/// [`progress`] after each discard in `which` from the 14-tile hand `c` (entries for kinds
+/// not in `which` are meaningless), sharing the work across the discards.
+pub fn progress_after_each_discard(
+    k: &Knowledge,
+    c: &TileCounts,
+    melds: usize,
+    which: u64,
+) -> [Progress; KINDS] {
+    let hopeless = Progress {
+        shanten: 8,
+        useful: TileSet::EMPTY,
+        live: 0,
+    };
+    let Ok(each) = best_after_each_discard(c, melds, which) else {
+        // Only reachable with an impossible hand size: hopeless rather than a panic.
+        return [hopeless; KINDS];
+    };
+    each.map(|s| Progress {
+        shanten: s.shanten,
+        useful: s.useful,
+        live: live_count(k, s.useful),
+    })
 }
 
 /// A ready hand's waits that actually pay: (live copies of valid waits, live copies of all

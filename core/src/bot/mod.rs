@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Action, DecisionKind, SeatView};
 use crate::hand::{KongKind, Meld, MeldKind};
-use crate::shanten::{after_each_discard, shanten_number};
+use crate::shanten::{after_each_discard, best_after_each_discard, shanten_number};
 use crate::tile::{Tile, TileCounts};
 use eval::{Progress, danger, progress, valid_waits, value};
 use knowledge::Knowledge;
@@ -208,13 +208,18 @@ fn tuning() -> [f32; 6] {
 pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> {
     let melds = k.melds.len();
     let mut out: Vec<DiscardJudgement> = Vec::new();
+    let mut which = 0u64;
+    for a in legal {
+        if let Action::Discard(t) = *a {
+            which |= 1 << t.index();
+        }
+    }
+    let each = eval::progress_after_each_discard(k, &k.hand, melds, which);
     for a in legal {
         let Action::Discard(t) = *a else { continue };
-        let mut c = k.hand;
-        c.remove(t);
         out.push(DiscardJudgement {
             tile: t,
-            progress: progress(k, &c, melds),
+            progress: each[t.index()],
             valid_waits: None,
             value: 0.0,
             danger: danger(k, t),
@@ -290,14 +295,21 @@ fn paying_draws(k: &Knowledge, c: &TileCounts) -> (u32, u32) {
         let mut with = *c;
         with.add(t);
         let mut best_valid = 0u32;
+        let after = after_each_discard(&with, melds);
+        let mut ready = 0u64;
         for d in with.kinds() {
-            let mut r = with;
-            r.remove(d);
-            if shanten_number(&r, melds) != 0 {
+            if after[d.index()] == 0 {
+                ready |= 1 << d.index();
+            }
+        }
+        let each = eval::progress_after_each_discard(k, &with, melds, ready);
+        for d in with.kinds() {
+            if ready & (1 << d.index()) == 0 {
                 continue;
             }
-            let waits = progress(k, &r, melds).useful;
-            let (valid, _, _) = valid_waits(k, &r, &k.melds, waits);
+            let mut r = with;
+            r.remove(d);
+            let (valid, _, _) = valid_waits(k, &r, &k.melds, each[d.index()].useful);
             best_valid = best_valid.max(valid);
         }
         if best_valid > 0 {
@@ -424,14 +436,20 @@ impl LevelBot {
                     .map(|c| c.0)
                     .min()
                     .expect("a turn offers a discard");
+                let mut tied = 0u64;
+                for &(s, t) in &cands {
+                    if s == best_s {
+                        tied |= 1 << t.index();
+                    }
+                }
+                let each = best_after_each_discard(&k.hand, melds, tied)
+                    .expect("a turn holds 14 tiles counting melds as 3");
                 let mut best: Option<(u32, i32, Tile)> = None;
                 for &(s, t) in &cands {
                     if s != best_s {
                         continue;
                     }
-                    let mut c = k.hand;
-                    c.remove(t);
-                    let live = progress(k, &c, melds).live;
+                    let live = eval::live_count(k, each[t.index()].useful);
                     let key = (live, isolation(&k.hand, t), t);
                     if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
                         best = Some(key);

@@ -28,7 +28,7 @@ pub(crate) const EMPTY: Dist = [[0, 3, 6, 9, 12], [2, 5, 8, 11, 14]];
 /// the pair for one, or is left out.
 pub(crate) const LONE_TILE: Dist = [[0, 2, 5, 8, 11], [1, 4, 7, 10, 13]];
 
-const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+pub(crate) const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 const MAX_TILES: u32 = 14;
 const COMPUTED: u32 = 1 << 31;
 
