@@ -1,5 +1,6 @@
 //! Hand-analysis speed: regular shanten, all five shapes with useful tiles, and the win check
-//! with and without wilds, each over a fixed seeded corpus of hands (never one hand in a loop).
+//! with and without wilds, and a discard decision's queries (shanten, and useful tiles, after
+//! every discard), each over a fixed seeded corpus of hands (never one hand in a loop).
 //!
 //! `cargo bench -p tongcheng-core --bench analysis`; the reported time is per hand.
 
@@ -10,7 +11,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tongcheng_core::hand::{is_complete_counts, is_complete_with_wilds};
-use tongcheng_core::shanten::{analyze, regular_shanten};
+use tongcheng_core::shanten::{
+    after_each_discard, analyze, best, best_after_each_discard, regular_shanten,
+};
 use tongcheng_core::tile::{KINDS, TileCounts};
 
 const CORPUS: usize = 4096;
@@ -102,6 +105,34 @@ fn bench(c: &mut Criterion) {
             i = (i + 1) & mask;
             let (h, w) = &wild_hands[i];
             is_complete_with_wilds(black_box(h), *w, 0)
+        })
+    });
+    // A discard decision: shanten after each discard, then useful tiles after every discard
+    // (what the bots compute each turn), over random 14-tile hands.
+    let turns: Vec<TileCounts> = (0..CORPUS).map(|_| draw(&mut rng, 14)).collect();
+    g.bench_function("shanten_after_each_discard", |b| {
+        b.iter(|| {
+            i = (i + 1) & mask;
+            after_each_discard(black_box(&turns[i]), 0)
+        })
+    });
+    g.bench_function("useful_tiles_after_each_discard", |b| {
+        b.iter(|| {
+            i = (i + 1) & mask;
+            best_after_each_discard(black_box(&turns[i]), 0, u64::MAX, i8::MAX).unwrap()
+        })
+    });
+    g.bench_function("useful_tiles_after_each_discard_one_by_one", |b| {
+        b.iter(|| {
+            i = (i + 1) & mask;
+            let h = &turns[i];
+            let mut out = [None; KINDS];
+            for t in h.kinds() {
+                let mut r = *h;
+                r.remove(t);
+                out[t.index()] = Some(best(black_box(&r), 0).unwrap());
+            }
+            out
         })
     });
     g.finish();

@@ -154,44 +154,104 @@ pub fn best(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> 
     })
 }
 
-/// For a hand of 14 (counting melds as 3), [`best`] after each discard in `which` (a mask over
-/// kinds; kinds not held are skipped and stay at `i8::MAX`, no useful tiles). The regular
-/// shape shares its work across the discards: each group is read once, each kind added to the
-/// whole hand once, and a discard only rereads its own group. Choosing among tied discards by
-/// their useful tiles then costs about as much as one [`best`] call.
+/// For a hand of 14 (counting melds as 3): after each discard in `which` (a mask over kinds),
+/// the overall shanten, with the useful tiles of every shape at that shanten where it is
+/// within `slack` of the best of these discards — exactly [`best`] after that discard. Kinds
+/// not held or not in `which` stay at `i8::MAX`; discards beyond the slack get no useful
+/// tiles. A turn's whole discard choice in one call: the hand's groups are read once, every
+/// added kind once, and each discard rereads only its own group.
 pub fn best_after_each_discard(
     c: &TileCounts,
     melds: usize,
     which: u64,
+    slack: i8,
 ) -> Result<[ShapeShanten; KINDS], ShantenError> {
     if !check(c, 0, melds)? {
         return Err(ShantenError::WrongSize(c.total() + 3 * melds));
     }
     Ok(table::with_sets!(
         4 - melds,
-        best_after_each_discard_k(&c.0, melds, which)
+        best_after_each_discard_k(&c.0, melds, which, slack)
     ))
+}
+
+/// Every discard's shanten for a 14-tile hand, with what the useful-tile pass reuses.
+struct EachDiscard<const K: usize> {
+    groups: Groups,
+    /// The discard's group after the discard, and the regular distance of the hand after it.
+    removed: [Dist; KINDS],
+    base: [u8; KINDS],
+    special: [Special; KINDS],
+    /// The discards examined (held and asked for).
+    held: u64,
+}
+
+impl<const K: usize> EachDiscard<K> {
+    fn of(c: &[u8; KINDS], melds: usize, which: u64) -> EachDiscard<K> {
+        let t = tables();
+        let groups = Groups::of::<K>(c);
+        let masks = SpecialMasks::of(c);
+        let held = which & masks.held;
+        let mut each = EachDiscard {
+            groups,
+            removed: [table::EMPTY; KINDS],
+            base: [u8::MAX; KINDS],
+            special: [Special::NONE; KINDS],
+            held,
+        };
+        let mut pending = held;
+        while pending != 0 {
+            let d = pending.trailing_zeros() as usize;
+            pending &= pending - 1;
+            let (a, r) = group_of(d);
+            let removed = t.with_removed(a, each.groups.keys[a], r);
+            let base = table::merge_final::<K>(&removed, &each.groups.others[a]);
+            each.removed[d] = removed;
+            each.base[d] = base;
+            // The special shapes are a few popcounts on masks updated for the discard.
+            each.special[d] = masks
+                .without(d, c[d])
+                .shanten_but_straight(melds, base as i8 - 1);
+        }
+        if melds <= 1 {
+            straight_after_each_discard(c, held, melds, &mut each.special);
+        }
+        each
+    }
 }
 
 fn best_after_each_discard_k<const K: usize>(
     c: &[u8; KINDS],
     melds: usize,
     which: u64,
+    slack: i8,
 ) -> [ShapeShanten; KINDS] {
     let t = tables();
+    let each = EachDiscard::<K>::of(c, melds, which);
     let Groups {
         keys, others, g, ..
-    } = Groups::of::<K>(c);
+    } = each.groups;
+    let mut out = [ShapeShanten {
+        shanten: i8::MAX,
+        useful: TileSet::EMPTY,
+    }; KINDS];
+    let mut best = i8::MAX;
+    let mut pending = each.held;
+    while pending != 0 {
+        let d = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        out[d].shanten = each.special[d].min;
+        best = best.min(each.special[d].min);
+    }
+    let limit = best.saturating_add(slack);
     // untouched[a][b]: the merge of the two groups other than `a` (the discard's) and `b`.
     let mut untouched = [[table::EMPTY; 4]; 4];
     for a in 0..4 {
-        for b in 0..4 {
-            if a < b {
-                let mut rest = (0..4).filter(|&j| j != a && j != b);
-                let (x, y) = (rest.next().unwrap_or(0), rest.next().unwrap_or(0));
-                untouched[a][b] = table::merge_upto::<K>(&g[x], &g[y]);
-                untouched[b][a] = untouched[a][b];
-            }
+        for b in a + 1..4 {
+            let mut rest = (0..4).filter(|&j| j != a && j != b);
+            let (x, y) = (rest.next().unwrap_or(0), rest.next().unwrap_or(0));
+            untouched[a][b] = table::merge_upto::<K>(&g[x], &g[y]);
+            untouched[b][a] = untouched[a][b];
         }
     }
     // Adding a tile lowers each of its group's distances by one at most. improvers[b][p][k]:
@@ -210,22 +270,18 @@ fn best_after_each_discard_k<const K: usize>(
             }
         }
     }
-    let masks = SpecialMasks::of(c);
-    let mut out = [ShapeShanten {
-        shanten: i8::MAX,
-        useful: TileSet::EMPTY,
-    }; KINDS];
-    let mut pending = which & masks.held;
+    let mut pending = each.held;
     while pending != 0 {
         let d = pending.trailing_zeros() as usize;
         pending &= pending - 1;
+        let special = each.special[d];
+        if special.min > limit {
+            continue;
+        }
         let (a, rd) = group_of(d);
-        let removed = t.with_removed(a, keys[a], rd);
-        let base = table::merge_final::<K>(&removed, &others[a]);
-        let regular = base as i8 - 1;
-        let special = masks.without(d, c[d]).shanten(c, Some(d), melds, regular);
+        let (removed, base) = (each.removed[d], each.base[d]);
         let mut useful = 0u64;
-        if regular == special.min {
+        if base as i8 - 1 == special.min {
             // A kind of another group helps exactly when it lowers an entry of its group that
             // some best spread of sets and pair over the four groups uses.
             for b in (0..4).filter(|&b| b != a) {
@@ -261,10 +317,7 @@ fn best_after_each_discard_k<const K: usize>(
             rest[d] -= 1;
             useful |= special.useful(&rest, melds).0;
         }
-        out[d] = ShapeShanten {
-            shanten: special.min,
-            useful: TileSet(useful),
-        };
+        out[d].useful = TileSet(useful);
     }
     out
 }
@@ -283,6 +336,18 @@ pub fn shanten_number(c: &TileCounts, melds: usize) -> i8 {
     special_shanten(&c.0, melds, regular)
 }
 
+/// Shanten of honors and knitted tiles (全不靠) alone, for a concealed hand of 13 or 14 tiles
+/// (`None` for other sizes): a few popcounts, for callers that need just this shape.
+pub fn honors_knitted_shanten(c: &TileCounts) -> Option<i8> {
+    if !matches!(c.total(), 13 | 14) {
+        return None;
+    }
+    SpecialMasks::of(&c.0)
+        .shanten_but_straight(0, i8::MAX)
+        .knitted
+        .into()
+}
+
 /// For a hand of 14 (counting melds as 3), the overall shanten after discarding each kind
 /// held (`i8::MAX` for kinds not held). The regular shape is computed incrementally — the
 /// discard changes one group, merged with the precomputed other three — so choosing a
@@ -292,28 +357,8 @@ pub fn after_each_discard(c: &TileCounts, melds: usize) -> [i8; KINDS] {
 }
 
 fn after_each_discard_k<const K: usize>(c: &TileCounts, melds: usize) -> [i8; KINDS] {
-    let t = tables();
-    let cc = &c.0;
-    let Groups { keys, others, .. } = Groups::of::<K>(cc);
-    let masks = SpecialMasks::of(cc);
-    let mut out = [i8::MAX; KINDS];
-    for i in 0..KINDS {
-        if cc[i] == 0 {
-            continue;
-        }
-        let (j, r) = group_of(i);
-        let d = t.with_removed(j, keys[j], r);
-        let regular = table::merge_final::<K>(&d, &others[j]) as i8 - 1;
-        // The special shapes are a few popcounts on masks updated for the discard.
-        out[i] = masks
-            .without(i, cc[i])
-            .shanten_but_straight(melds, regular)
-            .min;
-    }
-    if melds <= 1 {
-        straight_after_each_discard(cc, masks.held, melds, &mut out);
-    }
-    out
+    let each = EachDiscard::<K>::of(&c.0, melds, u64::MAX);
+    each.special.map(|s| s.min)
 }
 
 /// The minimum of `regular` and the special shapes' shanten for a hand.
@@ -411,11 +456,8 @@ impl SpecialMasks {
     #[inline]
     fn shanten_but_straight(&self, melds: usize, regular: i8) -> Special {
         let mut s = Special {
-            seven: i8::MAX,
-            orphans: i8::MAX,
-            knitted: i8::MAX,
-            straight: i8::MAX,
             min: regular,
+            ..Special::NONE
         };
         if melds == 0 {
             s.seven = 6 - self.pairs.min(7);
@@ -431,18 +473,30 @@ impl SpecialMasks {
     }
 }
 
-/// Lowers `out[i]` (the shanten after discarding kind `i`, for each held kind) where a
-/// knitted straight (组合龙) does better. Per arrangement in reach, the rest of the hand is
-/// looked up once and each discard only rereads its own group, instead of a whole-hand
-/// query per discard.
-fn straight_after_each_discard(c: &[u8; KINDS], held: u64, melds: usize, out: &mut [i8; KINDS]) {
-    let worst = (0..KINDS)
-        .filter(|&i| held & (1 << i) != 0)
-        .map(|i| out[i])
-        .max()
-        .unwrap_or(i8::MIN);
+/// Sets the knitted-straight (组合龙) shanten after each discard in `held` where it can reach
+/// that discard's minimum so far, and lowers the minimum. Per arrangement in reach, the rest
+/// of the hand is looked up once and each discard only rereads its own group, instead of a
+/// whole-hand query per discard.
+fn straight_after_each_discard(
+    c: &[u8; KINDS],
+    held: u64,
+    melds: usize,
+    out: &mut [Special; KINDS],
+) {
+    let mut worst = i8::MIN;
+    let mut pending = held;
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        worst = worst.max(out[i].min);
+    }
+    // The kinds of the hand, not just the discards asked about, decide what is missing.
+    let mut present = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        present |= u64::from(x > 0) << i;
+    }
     for (n, &m) in KNIT_MASKS.iter().enumerate() {
-        let missing = 9 - (held & m).count_ones() as i8;
+        let missing = 9 - (present & m).count_ones() as i8;
         // A discard never lowers the missing count: nothing here can beat any discard's best.
         if missing - 1 > worst {
             continue;
@@ -462,7 +516,7 @@ fn straight_rest_k<const K: usize>(
     held: u64,
     knit: u64,
     missing: i8,
-    out: &mut [i8; KINDS],
+    out: &mut [Special; KINDS],
 ) {
     let t = tables();
     let Groups {
@@ -481,18 +535,28 @@ fn straight_rest_k<const K: usize>(
         let (miss, dist) = if knit & (1 << i) != 0 && c[i] == 1 {
             (missing + 1, whole)
         } else {
-            if missing - 1 > out[i] {
+            if missing - 1 > out[i].min {
                 continue;
             }
             let (j, r) = group_of(i);
             let d = t.with_removed(j, keys[j], r);
             (missing, table::merge_final::<K>(&d, &others[j]) as i8)
         };
-        out[i] = out[i].min(miss + dist - 1);
+        let s = &mut out[i];
+        s.straight = s.straight.min(miss + dist - 1);
+        s.min = s.min.min(s.straight);
     }
 }
 
 impl Special {
+    const NONE: Special = Special {
+        seven: i8::MAX,
+        orphans: i8::MAX,
+        knitted: i8::MAX,
+        straight: i8::MAX,
+        min: i8::MAX,
+    };
+
     #[inline]
     fn any_at_min(&self) -> bool {
         [self.seven, self.orphans, self.knitted, self.straight].contains(&self.min)
@@ -715,6 +779,7 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
 /// A hand's four groups (three suits, honors) looked up once: their keys, the merges of the
 /// suit pairs, and for each group the merge of the other three — what every "add or remove
 /// one tile" query needs.
+#[derive(Clone, Copy)]
 struct Groups {
     keys: [usize; 4],
     g: [Dist; 4],

@@ -5,7 +5,7 @@
 use super::knowledge::Knowledge;
 use crate::hand::{Meld, MeldKind};
 use crate::score::mcr::{self, McrOptions};
-use crate::shanten::{ShapeShanten, analyze, best, best_after_each_discard};
+use crate::shanten::{ShapeShanten, best, best_after_each_discard, honors_knitted_shanten};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
 /// The shanten and useful tiles of the shapes at the minimum.
@@ -38,20 +38,22 @@ pub fn live_count(k: &Knowledge, useful: TileSet) -> u32 {
     useful.iter().map(|t| k.live(t) as u32).sum()
 }
 
-/// [`progress`] after each discard in `which` from the 14-tile hand `c` (entries for kinds
-/// not in `which` are meaningless), sharing the work across the discards.
+/// [`progress`] after each discard in `which` from the 14-tile hand `c`, sharing the work
+/// across the discards. Entries for kinds not in `which` are meaningless, and discards more
+/// than `slack` steps behind the best get no useful tiles (see [`best_after_each_discard`]).
 pub fn progress_after_each_discard(
     k: &Knowledge,
     c: &TileCounts,
     melds: usize,
     which: u64,
+    slack: i8,
 ) -> [Progress; KINDS] {
     let hopeless = Progress {
         shanten: 8,
         useful: TileSet::EMPTY,
         live: 0,
     };
-    let Ok(each) = best_after_each_discard(c, melds, which) else {
+    let Ok(each) = best_after_each_discard(c, melds, which, slack) else {
         // Only reachable with an impossible hand size: hopeless rather than a panic.
         return [hopeless; KINDS];
     };
@@ -241,8 +243,8 @@ pub fn targets(k: &Knowledge, c: &TileCounts, melds: &[Meld]) -> Vec<Target> {
             points: 24,
             missing: 7u32.saturating_sub(pairs),
         });
-        if let Ok(s) = analyze(c, 0) {
-            let knit = s.honors_knitted.map_or(99, |x| x.shanten) as i32 + 1;
+        if let Some(s) = honors_knitted_shanten(c) {
+            let knit = s as i32 + 1;
             out.push(Target {
                 name: "全不靠 Lesser Honors and Knitted Tiles",
                 points: 12,

@@ -214,7 +214,8 @@ pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> 
             which |= 1 << t.index();
         }
     }
-    let each = eval::progress_after_each_discard(k, &k.hand, melds, which);
+    // Discards two or more steps behind the best are not scored: no useful tiles needed.
+    let each = eval::progress_after_each_discard(k, &k.hand, melds, which, 1);
     for a in legal {
         let Action::Discard(t) = *a else { continue };
         out.push(DiscardJudgement {
@@ -295,16 +296,9 @@ fn paying_draws(k: &Knowledge, c: &TileCounts) -> (u32, u32) {
         let mut with = *c;
         with.add(t);
         let mut best_valid = 0u32;
-        let after = after_each_discard(&with, melds);
-        let mut ready = 0u64;
+        let each = eval::progress_after_each_discard(k, &with, melds, u64::MAX, 0);
         for d in with.kinds() {
-            if after[d.index()] == 0 {
-                ready |= 1 << d.index();
-            }
-        }
-        let each = eval::progress_after_each_discard(k, &with, melds, ready);
-        for d in with.kinds() {
-            if ready & (1 << d.index()) == 0 {
+            if each[d.index()].shanten != 0 {
                 continue;
             }
             let mut r = with;
@@ -424,29 +418,24 @@ impl LevelBot {
                 best[(self.rng.next_u32() as usize) % best.len()]
             }
             Level::Normal => {
-                // Shanten first (cheap), live useful tiles only among the best.
-                let after = after_each_discard(&k.hand, melds);
-                let mut cands: Vec<(i8, Tile)> = Vec::with_capacity(14);
+                // Fewest steps first, then the most live useful tiles, then the loosest tile.
+                let mut discards = 0u64;
                 for a in legal {
-                    let Action::Discard(t) = *a else { continue };
-                    cands.push((after[t.index()], t));
-                }
-                let best_s = cands
-                    .iter()
-                    .map(|c| c.0)
-                    .min()
-                    .expect("a turn offers a discard");
-                let mut tied = 0u64;
-                for &(s, t) in &cands {
-                    if s == best_s {
-                        tied |= 1 << t.index();
+                    if let Action::Discard(t) = *a {
+                        discards |= 1 << t.index();
                     }
                 }
-                let each = best_after_each_discard(&k.hand, melds, tied)
+                let each = best_after_each_discard(&k.hand, melds, discards, 0)
                     .expect("a turn holds 14 tiles counting melds as 3");
+                let best_s = each
+                    .iter()
+                    .map(|e| e.shanten)
+                    .min()
+                    .expect("a turn offers a discard");
                 let mut best: Option<(u32, i32, Tile)> = None;
-                for &(s, t) in &cands {
-                    if s != best_s {
+                for a in legal {
+                    let Action::Discard(t) = *a else { continue };
+                    if each[t.index()].shanten != best_s {
                         continue;
                     }
                     let live = eval::live_count(k, each[t.index()].useful);
