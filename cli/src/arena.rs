@@ -56,11 +56,14 @@ fn percentile(sorted: &[u64], q: f64) -> f64 {
 /// Plays one hand with the given bots in seats 0–3, timing each decision per seat.
 pub fn play(setup: HandSetup, bots: &mut [LevelBot; 4], times: &mut [Vec<u64>; 4]) -> Game {
     let mut game = Game::new(setup);
+    // One view per seat, refreshed in place at each decision.
+    let mut views = Seat::ALL.map(|s| game.view(s));
     while !game.is_finished() {
         for seat in game.pending_seats() {
-            let view = game.view(seat);
+            let view = &mut views[seat.index()];
+            game.view_into(seat, view);
             let start = Instant::now();
-            let action = bots[seat.index()].choose(&view);
+            let action = bots[seat.index()].choose(view);
             times[seat.index()].push(start.elapsed().as_nanos() as u64);
             game.apply(seat, action).expect("bots choose legal actions");
         }

@@ -451,12 +451,17 @@ impl TileCounts {
     /// The tiles, sorted, one entry per copy.
     pub fn tiles(&self) -> Vec<Tile> {
         let mut v = Vec::with_capacity(self.total());
+        self.extend_tiles(&mut v);
+        v
+    }
+
+    /// Appends the tiles, sorted, to `v`.
+    pub fn extend_tiles(&self, v: &mut Vec<Tile>) {
         for (i, &c) in self.0.iter().enumerate() {
             for _ in 0..c {
                 v.push(Tile(i as u8));
             }
         }
-        v
     }
 
     /// Kinds held at least once, in notation order.

@@ -523,10 +523,9 @@ impl LevelBot {
             } else {
                 let mut best_s = i8::MAX;
                 let mut ds = Vec::new();
+                let each = after_each_discard(&after, new_melds.len());
                 for d in after.kinds() {
-                    let mut c = after;
-                    c.remove(d);
-                    let s = shanten_number(&c, new_melds.len());
+                    let s = each[d.index()];
                     if s < best_s {
                         best_s = s;
                         ds.clear();

@@ -189,51 +189,79 @@ fn is_zero(n: &u8) -> bool {
 }
 
 pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
+    let mut v = SeatView {
+        seat: viewer,
+        dealer: viewer,
+        prevalent: Wind::East,
+        hand: Vec::new(),
+        drawn: None,
+        seats: Vec::new(),
+        wall_remaining: 0,
+        turn: None,
+        claim: None,
+        decision: None,
+        finished: false,
+        wild: None,
+        wild_indicator: None,
+        locked: false,
+        dealer_level: 0,
+    };
+    refresh_view(g, viewer, &mut v);
+    v
+}
+
+/// Rewrites `v` as `viewer`'s view of `g`, reusing its vectors: a host or arena that asks
+/// for a view at every decision allocates nothing once its views have grown.
+pub(super) fn refresh_view(g: &Game, viewer: Seat, v: &mut SeatView) {
     let (turn, drawn) = match g.turn() {
         Some((s, d)) => (Some(s), if s == viewer { d } else { None }),
         None => (None, None),
     };
-    let mut hand = g.concealed(viewer).tiles();
-    if let Some(i) = drawn.and_then(|d| hand.iter().position(|&t| t == d)) {
-        hand.remove(i);
+    v.hand.clear();
+    g.concealed(viewer).extend_tiles(&mut v.hand);
+    if let Some(i) = drawn.and_then(|d| v.hand.iter().position(|&t| t == d)) {
+        v.hand.remove(i);
     }
-    let seats = Seat::ALL
-        .iter()
-        .map(|&s| SeatPublic {
-            seat: s,
-            wind: g.seat_wind(s),
-            concealed_count: g.concealed(s).total(),
-            melds: g
-                .melds_of(s)
-                .iter()
-                .map(|m| {
-                    let tm = TableMeld::of(m);
-                    if s == viewer {
-                        tm
-                    } else {
-                        tm.hidden_for_others()
-                    }
-                })
-                .collect(),
-            discards: g.discards_of(s).to_vec(),
-            flowers: g.flowers_of(s).to_vec(),
-        })
-        .collect();
-    SeatView {
-        seat: viewer,
-        dealer: g.setup().dealer,
-        prevalent: g.setup().prevalent,
-        hand,
-        drawn,
-        seats,
-        wall_remaining: g.wall_remaining(),
-        turn,
-        claim: g.claim_tile(),
-        decision: g.decision(viewer),
-        finished: g.is_finished(),
-        wild: g.wild(),
-        wild_indicator: g.wild_indicator(),
-        locked: g.locked(viewer),
-        dealer_level: g.dealer_level(),
+    v.seats.truncate(4);
+    while v.seats.len() < 4 {
+        v.seats.push(SeatPublic {
+            seat: viewer,
+            wind: Wind::East,
+            concealed_count: 0,
+            melds: Vec::new(),
+            discards: Vec::new(),
+            flowers: Vec::new(),
+        });
     }
+    for (p, s) in v.seats.iter_mut().zip(Seat::ALL) {
+        p.seat = s;
+        p.wind = g.seat_wind(s);
+        p.concealed_count = g.concealed(s).total();
+        p.melds.clear();
+        p.melds.extend(g.melds_of(s).iter().map(|m| {
+            let tm = TableMeld::of(m);
+            if s == viewer {
+                tm
+            } else {
+                tm.hidden_for_others()
+            }
+        }));
+        p.discards.clear();
+        p.discards.extend_from_slice(g.discards_of(s));
+        p.flowers.clear();
+        p.flowers.extend_from_slice(g.flowers_of(s));
+    }
+    v.seat = viewer;
+    v.dealer = g.setup().dealer;
+    v.prevalent = g.setup().prevalent;
+    v.drawn = drawn;
+    v.wall_remaining = g.wall_remaining();
+    v.turn = turn;
+    v.claim = g.claim_tile();
+    g.decision_into(viewer, &mut v.decision);
+    v.finished = g.is_finished();
+    v.wild = g.wild();
+    v.wild_indicator = g.wild_indicator();
+    v.locked = g.locked(viewer);
+    v.dealer_level = g.dealer_level();
 }

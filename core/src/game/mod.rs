@@ -342,20 +342,28 @@ impl Game {
 
     /// The actions `seat` may take now (empty when it has nothing to decide).
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        // At most 14 discards, a win and a few kongs: one allocation.
+        let mut v = Vec::with_capacity(20);
+        self.legal_actions_into(seat, &mut v);
+        v
+    }
+
+    /// [`Game::legal_actions`] appended to `v`.
+    fn legal_actions_into(&self, seat: Seat, v: &mut Vec<Action>) {
         match &self.phase {
             Phase::Turn {
                 seat: s,
                 drawn,
                 after_kong,
                 after_claim,
-            } if *s == seat => self.turn_actions(seat, *drawn, *after_kong, *after_claim),
+            } if *s == seat => self.turn_actions(seat, *drawn, *after_kong, *after_claim, v),
             Phase::Claims {
                 options, answers, ..
             }
             | Phase::RobKong {
                 options, answers, ..
-            } if answers[seat.index()].is_none() => options[seat.index()].clone(),
-            _ => Vec::new(),
+            } if answers[seat.index()].is_none() => v.extend_from_slice(&options[seat.index()]),
+            _ => {}
         }
     }
 
@@ -365,10 +373,9 @@ impl Game {
         drawn: Option<Tile>,
         after_kong: bool,
         after_claim: bool,
-    ) -> Vec<Action> {
+        v: &mut Vec<Action>,
+    ) {
         let hand = &self.hands[seat.index()];
-        // At most 14 discards, a win and a few kongs: one allocation.
-        let mut v = Vec::with_capacity(20);
         if !after_claim {
             if drawn.is_some_and(|win| {
                 self.self_draw_score(seat, win, after_kong)
@@ -394,12 +401,11 @@ impl Game {
         // Locked by another seat's wild discard: draw and discard the drawn tile (摸切).
         if let Some(d) = drawn.filter(|_| self.is_locked(seat)) {
             v.push(Action::Discard(d));
-            return v;
+            return;
         }
         for t in hand.kinds() {
             v.push(Action::Discard(t));
         }
-        v
     }
 
     /// Applies `action` for `seat`. On error nothing changes.
@@ -1133,6 +1139,12 @@ impl Game {
         events::view(self, seat)
     }
 
+    /// Rewrites `view` as `seat`'s view now, reusing its vectors (no allocation once they
+    /// have grown): for hosts and arenas that ask for a view at every decision.
+    pub fn view_into(&self, seat: Seat, view: &mut SeatView) {
+        events::refresh_view(self, seat, view)
+    }
+
     /// The events so far as `seat` may see them (other seats' draws and hands hidden).
     pub fn events_for(&self, seat: Seat) -> Vec<Event> {
         self.events.iter().map(|e| e.for_seat(seat)).collect()
@@ -1229,12 +1241,21 @@ impl Game {
 
     /// The decision pending for `seat`, with its time limit and timeout action.
     pub fn decision(&self, seat: Seat) -> Option<Decision> {
-        let legal = self.legal_actions(seat);
+        let mut d = None;
+        self.decision_into(seat, &mut d);
+        d
+    }
+
+    /// [`Game::decision`] written into `slot`, reusing the legal-action vector already there.
+    pub(crate) fn decision_into(&self, seat: Seat, slot: &mut Option<Decision>) {
+        let mut legal = slot.take().map(|d| d.legal).unwrap_or_default();
+        legal.clear();
+        self.legal_actions_into(seat, &mut legal);
         if legal.is_empty() {
-            return None;
+            return;
         }
         let t = &self.setup.rules.time;
-        Some(match &self.phase {
+        *slot = Some(match &self.phase {
             Phase::Turn { drawn, .. } => {
                 let fallback = drawn
                     .filter(|d| legal.contains(&Action::Discard(*d)))
@@ -1269,8 +1290,8 @@ impl Game {
                 limit_secs: t.claim_secs,
                 on_timeout: Action::Pass,
             },
-            Phase::Finished => return None,
-        })
+            Phase::Finished => return,
+        });
     }
 
     /// The seat on turn and its drawn tile, if a turn is pending.

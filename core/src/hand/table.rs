@@ -190,19 +190,64 @@ macro_rules! with_sets {
 }
 pub(crate) use with_sets;
 
+/// Decoding by small lookup tables instead of a loop over the fields: the prefix sums of the
+/// four set steps (8 bits), and the five pair extras (10 bits, as 6 + 4), each already spread
+/// one value per byte, so a row is one read and one add.
+const STEP_ROWS: [u64; 256] = {
+    let mut out = [0u64; 256];
+    let mut e = 0;
+    while e < 256 {
+        let mut acc = 0u64;
+        let mut row = 0u64;
+        let mut k = 1;
+        while k < 5 {
+            acc += ((e >> (2 * (k - 1))) & 3) as u64;
+            row |= acc << (8 * k);
+            k += 1;
+        }
+        out[e] = row;
+        e += 1;
+    }
+    out
+};
+
+/// Pair extras for entries 0–2 (six bits) and 3–4 (four bits), one per byte.
+const EXTRA_LOW: [u64; 64] = {
+    let mut out = [0u64; 64];
+    let mut e = 0;
+    while e < 64 {
+        let mut k = 0;
+        while k < 3 {
+            out[e] |= (((e >> (2 * k)) & 3) as u64) << (8 * k);
+            k += 1;
+        }
+        e += 1;
+    }
+    out
+};
+const EXTRA_HIGH: [u64; 16] = {
+    let mut out = [0u64; 16];
+    let mut e = 0;
+    while e < 16 {
+        let mut k = 0;
+        while k < 2 {
+            out[e] |= (((e >> (2 * k)) & 3) as u64) << (8 * (k + 3));
+            k += 1;
+        }
+        e += 1;
+    }
+    out
+};
+
 #[inline(always)]
 fn decode(e: u32) -> Dist {
     debug_assert!(e & COMPUTED != 0, "suit arrangement outside the table");
-    let mut d = [[0u8; 5]; 2];
-    let mut acc = 0u8;
-    for k in 1..5 {
-        acc += ((e >> (2 * (k - 1))) & 3) as u8;
-        d[0][k] = acc;
-    }
-    for k in 0..5 {
-        d[1][k] = d[0][k] + ((e >> (8 + 2 * k)) & 3) as u8;
-    }
-    d
+    let e = e as usize;
+    // No byte overflows: distances stay below 16.
+    let row0 = STEP_ROWS[e & 0xff];
+    let row1 = row0 + EXTRA_LOW[(e >> 8) & 0x3f] + EXTRA_HIGH[(e >> 14) & 0xf];
+    let (a, b) = (row0.to_le_bytes(), row1.to_le_bytes());
+    [[a[0], a[1], a[2], a[3], a[4]], [b[0], b[1], b[2], b[3], b[4]]]
 }
 
 fn encode(d: &Dist) -> u32 {
