@@ -7,7 +7,7 @@ use crate::seat::{Seat, Wind};
 use crate::tile::{KINDS, Tile, TileCounts};
 
 /// Another seat as this seat sees it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Opponent {
     pub seat: Seat,
     pub melds: usize,
@@ -33,7 +33,8 @@ pub struct Knowledge {
     pub round_wind: Wind,
     pub flowers: u8,
     pub wall_remaining: usize,
-    pub opponents: Vec<Opponent>,
+    /// The other three seats, in seat order.
+    pub opponents: [Opponent; 3],
 }
 
 fn meld_of(tm: &TableMeld) -> Option<Meld> {
@@ -53,7 +54,14 @@ impl Knowledge {
         }
         let mut seen = hand.0;
         let mut melds = Vec::new();
-        let mut opponents = Vec::new();
+        let mut opponents = [Opponent {
+            seat: v.seat,
+            melds: 0,
+            discarded: [false; KINDS],
+            discards: 0,
+            meld_groups: [0; 4],
+        }; 3];
+        let mut others = 0;
         let mut me = None;
         for s in &v.seats {
             for tm in &s.melds {
@@ -85,13 +93,17 @@ impl Knowledge {
                     meld_groups[(t.index() / 9).min(3)] += 1;
                 }
             }
-            opponents.push(Opponent {
-                seat: s.seat,
-                melds: s.melds.len(),
-                discarded,
-                discards: s.discards.len(),
-                meld_groups,
-            });
+            // A view lists four seats; anything more is ignored rather than a panic.
+            if let Some(o) = opponents.get_mut(others) {
+                *o = Opponent {
+                    seat: s.seat,
+                    melds: s.melds.len(),
+                    discarded,
+                    discards: s.discards.len(),
+                    meld_groups,
+                };
+                others += 1;
+            }
         }
         for x in seen.iter_mut() {
             *x = (*x).min(4);

@@ -122,10 +122,31 @@ impl Knit {
     }
 
     /// The nine tiles as a bit mask over kinds 0–26.
-    pub fn mask(&self) -> u32 {
-        self.tiles().iter().fold(0, |m, t| m | 1 << t.index())
+    pub const fn mask(&self) -> u32 {
+        let mut m = 0u32;
+        let mut pattern = 0;
+        while pattern < 3 {
+            let mut j = 0;
+            while j < 3 {
+                m |= 1 << (self.0[pattern] as usize * 9 + pattern + 3 * j);
+                j += 1;
+            }
+            pattern += 1;
+        }
+        m
     }
 }
+
+/// [`Knit::mask`] of each of [`KNITS`], computed once at compile time.
+const KNIT_MASKS: [u32; 6] = {
+    let mut out = [0u32; 6];
+    let mut n = 0;
+    while n < 6 {
+        out[n] = KNITS[n].mask();
+        n += 1;
+    }
+    out
+};
 
 /// One reading of a complete hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -299,8 +320,7 @@ fn suit_mask(c: &[u8; KINDS]) -> u32 {
 #[inline]
 fn knitted_straight_complete(c: &[u8; KINDS], sets: usize) -> bool {
     let mask = suit_mask(c);
-    KNITS.iter().any(|k| {
-        let km = k.mask();
+    KNITS.iter().zip(KNIT_MASKS).any(|(k, km)| {
         if mask & km != km {
             return false;
         }
