@@ -373,6 +373,11 @@ struct SpecialMasks {
     held: u64,
     doubled: u64,
     pairs: i8,
+    /// Kinds held among the thirteen orphans, among the honors, and among the nine tiles of
+    /// each knitted arrangement.
+    orphans: i8,
+    honors: i8,
+    knit: [i8; 6],
 }
 
 /// The special shapes' shanten numbers for one hand (`i8::MAX` where the melds rule a shape
@@ -393,32 +398,42 @@ impl SpecialMasks {
             held: 0,
             doubled: 0,
             pairs: 0,
+            orphans: 0,
+            honors: 0,
+            knit: [0; 6],
         };
         for (i, &x) in c.iter().enumerate() {
             m.held |= u64::from(x > 0) << i;
             m.doubled |= u64::from(x >= 2) << i;
             m.pairs += (x / 2) as i8;
         }
+        m.orphans = (m.held & ORPHAN_MASK).count_ones() as i8;
+        m.honors = (m.held & HONORS_MASK).count_ones() as i8;
+        for (n, k) in KNIT_MASKS.iter().enumerate() {
+            m.knit[n] = (m.held & k).count_ones() as i8;
+        }
         m
     }
 
-    /// The masks after one tile of kind `i` (held `count` times) is discarded.
+    /// The masks after one tile of kind `i` (held `count` times) is discarded: counts are
+    /// adjusted, not recounted.
     #[inline]
     fn without(self, i: usize, count: u8) -> SpecialMasks {
         let bit = 1u64 << i;
-        SpecialMasks {
-            held: if count == 1 {
-                self.held & !bit
-            } else {
-                self.held
-            },
-            doubled: if count == 2 {
-                self.doubled & !bit
-            } else {
-                self.doubled
-            },
-            pairs: self.pairs - i8::from(count.is_multiple_of(2)),
+        let mut m = self;
+        m.pairs -= i8::from(count.is_multiple_of(2));
+        if count == 2 {
+            m.doubled &= !bit;
         }
+        if count == 1 {
+            m.held &= !bit;
+            m.orphans -= i8::from(ORPHAN_MASK & bit != 0);
+            m.honors -= i8::from(HONORS_MASK & bit != 0);
+            for (have, k) in m.knit.iter_mut().zip(KNIT_MASKS) {
+                *have -= i8::from(k & bit != 0);
+            }
+        }
+        m
     }
 
     /// The special shapes of the hand these masks describe: `c` less one `removed` tile.
@@ -433,8 +448,8 @@ impl SpecialMasks {
     ) -> Special {
         let mut s = self.shanten_but_straight(melds, regular);
         if melds <= 1 {
-            for (n, m) in KNIT_MASKS.iter().enumerate() {
-                let missing = 9 - (self.held & m).count_ones() as i8;
+            for n in 0..KNIT_MASKS.len() {
+                let missing = 9 - self.knit[n];
                 // The rest needs at least one tile more unless it is complete: out of reach.
                 if missing - 1 > s.min {
                     continue;
@@ -461,11 +476,9 @@ impl SpecialMasks {
         };
         if melds == 0 {
             s.seven = 6 - self.pairs.min(7);
-            let kinds = (self.held & ORPHAN_MASK).count_ones() as i8;
-            s.orphans = 13 - kinds - i8::from(self.doubled & ORPHAN_MASK != 0);
-            for m in KNIT_MASKS {
-                let have = ((self.held & (m | HONORS_MASK)).count_ones() as i8).min(14);
-                s.knitted = s.knitted.min(13 - have);
+            s.orphans = 13 - self.orphans - i8::from(self.doubled & ORPHAN_MASK != 0);
+            for have in self.knit {
+                s.knitted = s.knitted.min(13 - (have + self.honors).min(14));
             }
             s.min = s.min.min(s.seven).min(s.orphans).min(s.knitted);
         }
