@@ -35,6 +35,10 @@ pub struct Args {
     /// Rule set preset: guobiao (Chinese Official), hangzhou or hangzhou-mil.
     #[arg(long, default_value = "guobiao")]
     rules: String,
+    /// Hangzhou doubling table: score 4个白板 (all four 白 held, or the rest discarded as
+    /// 财飘; give them as `wilds_discarded`) ×2 instead of 爆头 for four held.
+    #[arg(long)]
+    four_whites: bool,
 }
 
 /// One input line. Missing optional fields: no melds, flags false, winds East, no flowers.
@@ -94,13 +98,18 @@ struct Output<'a> {
 }
 
 pub fn run(args: Args) -> io::Result<()> {
-    let rules = RuleSet::preset(&args.rules).ok_or_else(|| {
+    let mut rules = RuleSet::preset(&args.rules).ok_or_else(|| {
         io::Error::other(format!(
             "unknown rules '{}' (known: {})",
             args.rules,
             RuleSet::preset_names().join(", ")
         ))
     })?;
+    if let tongcheng_core::rules::Scoring::Hangzhou(h) = &mut rules.scoring {
+        h.four_whites_bonus = args.four_whites;
+    } else if args.four_whites {
+        return Err(io::Error::other("--four-whites needs Hangzhou rules"));
+    }
     if rules.hangzhou_scoring().is_some() {
         return run_hangzhou(&rules);
     }
@@ -223,6 +232,9 @@ struct HzInput {
     /// A 十风 win; `true` when a 白 was among the ten honors.
     #[serde(default)]
     ten_honors: Option<bool>,
+    /// Wilds the winner discarded earlier in the hand (for `--four-whites`).
+    #[serde(default)]
+    wilds_discarded: u8,
     /// Seats 0–3: the winner, the dealer, the discarder (discard wins).
     #[serde(default = "one_seat")]
     winner: u8,
@@ -348,6 +360,13 @@ fn one_hangzhou(text: &str, rules: &RuleSet) -> Result<HzOutput, String> {
     if let Some(t) = counts.over_four() {
         return Err(format!("more than four copies of {t}"));
     }
+    if counts.get(wild) + input.wilds_discarded > 4 {
+        return Err(format!(
+            "wilds_discarded: {} held and {} discarded is more than four {wild}",
+            counts.get(wild),
+            input.wilds_discarded
+        ));
+    }
     let winner = seat(input.winner, "winner")?;
     let dealer = seat(input.dealer, "dealer")?;
     let discarder = input.discarder.map(|d| seat(d, "discarder")).transpose()?;
@@ -367,6 +386,7 @@ fn one_hangzhou(text: &str, rules: &RuleSet) -> Result<HzOutput, String> {
             kongs: input.kongs,
             on_kong: input.on_kong,
             ten_honors: input.ten_honors,
+            wilds_discarded: input.wilds_discarded,
         },
         opts,
     )
@@ -541,6 +561,17 @@ mod tests {
         assert_eq!(hz(nd, &house).payments, [-80, 80, 0, 0]);
         let rv = r#"{"concealed":"1111m22p33p66s77s5z","win_tile":"9s","dealer_level":3,"liable":{"reverse":0}}"#;
         assert_eq!(hz(rv, &house).payments, [-160, 160, 0, 0]);
+        // 4个白板 (--four-whites): one 白 held, three discarded, on top of 爆头 and 双财飘.
+        let mut egb = RuleSet::hangzhou();
+        if let tongcheng_core::rules::Scoring::Hangzhou(h) = &mut egb.scoring {
+            h.four_whites_bonus = true;
+        }
+        let four =
+            r#"{"concealed":"123m456m789p234s5z","win_tile":"7p","piao":2,"wilds_discarded":3}"#;
+        assert_eq!(hz(four, &house).multiplier, 8);
+        assert_eq!(hz(four, &egb).multiplier, 16);
+        let five = r#"{"concealed":"123m456m789p234s5z","win_tile":"7p","wilds_discarded":4}"#;
+        assert!(one_hangzhou(five, &egb).is_err_and(|e| e.contains("more than four")));
         let json = serde_json::to_string(&hz(h3, &house)).unwrap();
         assert!(json.contains(r#""key":"cai_piao","zh":"财飘""#), "{json}");
         assert!(

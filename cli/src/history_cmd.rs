@@ -494,6 +494,16 @@ fn meld_text(m: &Meld) -> String {
 /// One event as a line of text, tiles in notation.
 fn describe(e: &Event, record: &HandRecord) -> String {
     match e {
+        Event::DiceRolled {
+            seat: s,
+            dice,
+            level,
+        } => format!(
+            "{} rolls {} and {} for the dealer level (笃老): level {level}",
+            seat(*s),
+            dice[0],
+            dice[1]
+        ),
         Event::Dealt { seat: s, tiles } => match tiles {
             Some(t) => {
                 let mut t = t.clone();

@@ -53,6 +53,10 @@ pub struct HangzhouScoring {
     pub kong_chain_stacks: bool,
     /// 財飘 and kongs of the same unbroken run multiply together (杠飘, 飘杠).
     pub chain_mixes_kong_and_piao: bool,
+    /// 4个白板 (fixed 白 only): holding all four wilds, or having discarded the rest of them
+    /// as 财飘, doubles the win; a hand holding all four is then not a 爆头 (EGB's server).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub four_whites_bonus: bool,
 }
 
 /// The wild tile (财神).
@@ -197,6 +201,14 @@ pub struct RuleSet {
     /// … and the cap (三老庄封顶). The dealer multiplier is 2^level.
     #[serde(default, skip_serializing_if = "is_default")]
     pub dealer_max_level: u8,
+    /// 笃老 by dice: a new dealer rolls two dice and starts at level 3 (capped by the maximum)
+    /// on doubles or a sum above 9, else at `dealer_start_level` (MJHZ).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dealer_start_dice: bool,
+    /// Wilds limit the win (a hall's rule text, HZCFG): holding two wilds a hand may only
+    /// self-draw; holding three it may only win as 爆头.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub wild_count_limits: bool,
 }
 
 impl RuleSet {
@@ -233,6 +245,8 @@ impl RuleSet {
             takings: Takings::Free,
             dealer_start_level: 0,
             dealer_max_level: 0,
+            dealer_start_dice: false,
+            wild_count_limits: false,
         }
     }
 
@@ -266,6 +280,7 @@ impl RuleSet {
                 clean_seven_pairs_bonus: false,
                 kong_chain_stacks: true,
                 chain_mixes_kong_and_piao: true,
+                four_whites_bonus: false,
             }),
             wild: WildRule::FixedWhite,
             wild_lock: true,
@@ -279,6 +294,8 @@ impl RuleSet {
             takings: Takings::Liability { count_pungs: false },
             dealer_start_level: 1,
             dealer_max_level: 3,
+            dealer_start_dice: false,
+            wild_count_limits: false,
         }
     }
 
@@ -295,6 +312,7 @@ impl RuleSet {
                 clean_seven_pairs_bonus: false,
                 kong_chain_stacks: false,
                 chain_mixes_kong_and_piao: false,
+                four_whites_bonus: false,
             }),
             ten_honors: true,
             ..RuleSet::hangzhou()

@@ -365,6 +365,15 @@ pub struct EventModel {
 impl EventModel {
     pub fn of(e: &Event) -> EventModel {
         let (kind, seat, tile, text) = match e {
+            Event::DiceRolled { seat, dice, level } => (
+                "dice_rolled",
+                Some(*seat),
+                None,
+                format!(
+                    "{seat} rolls {} and {} for the dealer level: {level}",
+                    dice[0], dice[1]
+                ),
+            ),
             Event::Dealt { seat, .. } => ("dealt", Some(*seat), None, format!("{seat} is dealt")),
             Event::Drew { seat, tile, .. } => (
                 "drew",

@@ -217,6 +217,12 @@ pub fn table_block(t: &Table, v: &SeatView) -> Vec<String> {
 pub fn event_line(t: &Table, e: &Event, face: TileFace) -> Option<String> {
     let tile = |x: Tile| face.text(x);
     Some(match e {
+        Event::DiceRolled { seat, dice, level } => format!(
+            "{} rolls {} and {} (笃老): the dealer starts at level {level}",
+            who(t, *seat),
+            dice[0],
+            dice[1]
+        ),
         Event::Dealt { .. } => return None,
         Event::Drew {
             seat,

@@ -43,6 +43,12 @@ impl TableMeld {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
+    /// 笃老: the new dealer rolled `dice` for his starting level (`level`), before the deal.
+    DiceRolled {
+        seat: Seat,
+        dice: [u8; 2],
+        level: u8,
+    },
     /// The deal (13 tiles, the dealer 14, flowers included); `None` for other seats.
     Dealt {
         seat: Seat,

@@ -154,6 +154,8 @@ struct WildState {
     kongs: u8,
     /// Kinds passed as a discard win since the last own draw (漏胡), one bit per kind.
     passed: u64,
+    /// Wilds discarded this hand (4个白板).
+    wild_discards: u8,
 }
 
 /// One hand in progress (or finished).
@@ -170,6 +172,8 @@ pub struct Game {
     /// 翻财神: the turned-up tile (out of play), and the face 白 plays as.
     indicator: Option<Tile>,
     white_as: Option<Tile>,
+    /// 笃老: the dice a new dealer rolled for his starting level, when the rules roll them.
+    dice: Option<[u8; 2]>,
     wild_state: [WildState; 4],
     phase: Phase,
     /// The dealer has not discarded yet (his first discard has a longer time limit).
@@ -196,6 +200,7 @@ impl Game {
             wild: None,
             indicator: None,
             white_as: None,
+            dice: None,
             wild_state: [WildState::default(); 4],
             phase: Phase::Finished,
             first_discard: true,
@@ -205,8 +210,41 @@ impl Game {
             result: None,
             setup,
         };
+        g.dice = g.roll_dice();
+        if let Some(dice) = g.dice {
+            g.events.push(Event::DiceRolled {
+                seat: g.setup.dealer,
+                dice,
+                level: g.dealer_level(),
+            });
+        }
         g.deal();
         g
+    }
+
+    /// 笃老 by dice: a new dealer (no level carried over) under rules that roll for it. The
+    /// dice come from the hand's seed, apart from the wall's stream, so a hand still replays
+    /// from its setup alone.
+    fn roll_dice(&self) -> Option<[u8; 2]> {
+        let r = &self.setup.rules;
+        if !r.dealer_start_dice || r.dealer_max_level == 0 || self.setup.dealer_level != 0 {
+            return None;
+        }
+        // Bytes of a derived seed, rejecting 252–255 so every face is equally likely.
+        let mut faces = self
+            .setup
+            .seed
+            .derive(u64::MAX)
+            .0
+            .into_iter()
+            .filter(|&b| b < 252)
+            .map(|b| b % 6 + 1);
+        Some([faces.next()?, faces.next()?])
+    }
+
+    /// The dice rolled for the dealer's starting level (笃老), if the rules roll them.
+    pub fn dice(&self) -> Option<[u8; 2]> {
+        self.dice
     }
 
     fn deal(&mut self) {
@@ -494,6 +532,7 @@ impl Game {
                 if Some(t) == self.wild {
                     ws.locking = self.setup.rules.wild_lock;
                     ws.piao = ws.piao.saturating_add(1);
+                    ws.wild_discards = ws.wild_discards.saturating_add(1);
                 } else {
                     ws.piao = 0;
                     ws.kongs = 0;
@@ -819,7 +858,10 @@ impl Game {
         if r.dealer_max_level == 0 {
             0
         } else if self.setup.dealer_level == 0 {
-            r.dealer_start_level.min(r.dealer_max_level)
+            // Doubles or more than 9 on the dice: the new dealer starts at level 3.
+            let lucky = self.dice.is_some_and(|[a, b]| a == b || a + b > 9);
+            let start = if lucky { 3 } else { r.dealer_start_level };
+            start.min(r.dealer_max_level)
         } else {
             self.setup.dealer_level.min(r.dealer_max_level)
         }
@@ -1045,7 +1087,10 @@ impl Game {
             }
         }
         let hand = &self.hands[seat.index()];
+        // Wild-count limits: holding two wilds (or more), self-draw only.
+        let wilds = self.wild.map_or(0, |w| hand.get(w));
         Some(tile) != self.wild
+            && !(r.wild_count_limits && wilds >= 2)
             && !self.is_locked(seat)
             && self.wild_state[seat.index()].passed & (1u64 << tile.index()) == 0
             // A 爆头 hand waits on every tile: it must self-draw (爆头不能捉冲).
@@ -1095,13 +1140,14 @@ impl Game {
             } else {
                 None
             },
+            wilds_discarded: ws.wild_discards,
         };
         let s = hangzhou::score(&w, opts).ok()?;
-        // 有财必拷响: holding a wild, only a 爆头 may win.
-        let valid = !(r.must_baotou_with_wild
-            && s.wilds > 0
-            && !s.baotou
-            && s.shape != hangzhou::HzShape::TenHonors);
+        // 有财必拷响: holding a wild, only a 爆头 may win; with the wild-count limits, holding
+        // three wilds does the same.
+        let must_baotou =
+            (r.must_baotou_with_wild && s.wilds > 0) || (r.wild_count_limits && s.wilds >= 3);
+        let valid = !(must_baotou && !s.baotou && s.shape != hangzhou::HzShape::TenHonors);
         Some(scoring::from_hangzhou(&s, valid))
     }
 

@@ -931,3 +931,122 @@ fn hz_invariants_hold_over_random_hands() {
         }
     }
 }
+
+/// HZCFG's wild-count limits: holding two wilds a hand may not win on a discard (even under
+/// 庄三放炮 at level 3); holding three it may only win as 爆头.
+#[test]
+fn hz_wild_count_limits() {
+    let level3 = |limits: bool| RuleSet {
+        discard_wins: DiscardWins::DealerLevel3,
+        wild_count_limits: limits,
+        ..hz()
+    };
+    // Seat 1 waits on 1s/2s/3s/4s with two wilds, not as 爆头; the dealer discards 4s.
+    let table = |limits: bool| {
+        let mut g = scripted(
+            level3(limits),
+            [
+                "4s1112223334447z",
+                "123m456m789p1s4s55z",
+                "159m28p566z33447s",
+                "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+            ],
+            "",
+            "",
+        );
+        g.setup.dealer_level = 3;
+        g
+    };
+    let mut g = table(false);
+    discard(&mut g, Seat(0), "4s");
+    assert!(g.legal_actions(Seat(1)).contains(&Action::Win));
+    let mut g = table(true);
+    discard(&mut g, Seat(0), "4s");
+    assert!(!g.legal_actions(Seat(1)).contains(&Action::Win));
+    // Three wilds, not a 爆头 before the draw: the dealer's 5p completes the hand
+    // (11p, 5p5p白, 9p白白) but only counts with the limits off.
+    let three = |limits: bool| {
+        scripted(
+            RuleSet {
+                wild_count_limits: limits,
+                ..hz()
+            },
+            [
+                "123m456m11p5p9p555z5p",
+                "1112223334447z",
+                "159m28p66z334467s",
+                "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+            ],
+            "",
+            "",
+        )
+    };
+    assert!(three(false).legal_actions(Seat(0)).contains(&Action::Win));
+    assert!(!three(true).legal_actions(Seat(0)).contains(&Action::Win));
+    // A 爆头 with three wilds still wins: 123m456m789p 1s + 白白白, drawing anything.
+    let baotou = scripted(
+        RuleSet {
+            wild_count_limits: true,
+            ..hz()
+        },
+        [
+            "123m456m789p1s555z9s",
+            "1112223334447z",
+            "159m28p66z334467s",
+            "2m3m4m1p2p3p7p8p9p6s7s8s9s",
+        ],
+        "",
+        "",
+    );
+    assert!(baotou.legal_actions(Seat(0)).contains(&Action::Win));
+}
+
+/// 笃老 by dice: a new dealer's starting level comes from two dice rolled from the hand's
+/// seed: level 3 on doubles or a sum above 9, else the start level. Same seed, same dice; a
+/// dealer who kept the deal rolls nothing.
+#[test]
+fn hz_dice_set_a_new_dealers_level() {
+    let rules = RuleSet {
+        dealer_start_dice: true,
+        ..hz()
+    };
+    let setup = |seed: u64, level: u8| HandSetup {
+        rules: rules.clone(),
+        seed: Seed::from_u64(seed),
+        dealer: Seat(1),
+        prevalent: Wind::East,
+        dealer_level: level,
+    };
+    let mut lucky = 0;
+    let mut faces = [0u32; 7];
+    for seed in 0..600 {
+        let g = Game::new(setup(seed, 0));
+        let [a, b] = g.dice().expect("a new dealer rolls");
+        assert!((1..=6).contains(&a) && (1..=6).contains(&b));
+        faces[a as usize] += 1;
+        let expected = if a == b || a + b > 9 { 3 } else { 1 };
+        assert_eq!(g.dealer_level(), expected, "dice {a} {b}");
+        lucky += u32::from(expected == 3);
+        assert_eq!(
+            g.events_for(Seat(0))[0],
+            Event::DiceRolled {
+                seat: Seat(1),
+                dice: [a, b],
+                level: expected
+            }
+        );
+        assert_eq!(Game::new(setup(seed, 0)).dice(), Some([a, b]));
+        // A dealer carried over at level 2 rolls nothing and stays at 2.
+        let kept = Game::new(setup(seed, 2));
+        assert_eq!((kept.dice(), kept.dealer_level()), (None, 2));
+    }
+    // 12 of 36 rolls are doubles or above 9: about a third, and every face turns up.
+    assert!((150..=250).contains(&lucky), "{lucky}");
+    assert!(faces[1..].iter().all(|&n| n > 50), "{faces:?}");
+    // Without the rule there are no dice.
+    let plain = Game::new(HandSetup {
+        rules: hz(),
+        ..setup(1, 0)
+    });
+    assert_eq!((plain.dice(), plain.dealer_level()), (None, 1));
+}

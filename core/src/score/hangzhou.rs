@@ -39,6 +39,8 @@ pub struct HzWin<'a> {
     pub on_kong: bool,
     /// A 十风 win: `Some(true)` when a 白 was among the ten honors.
     pub ten_honors: Option<bool>,
+    /// Wilds this seat discarded earlier in the hand (for 4个白板).
+    pub wilds_discarded: u8,
 }
 
 /// One element of a Hangzhou score.
@@ -223,6 +225,7 @@ const GANG_PIAO: (&str, &str, &str) = ("gang_piao", "杠飘", "Kong in a 财飘 
 const WU_CAI: (&str, &str, &str) = ("wu_cai", "无财神", "No wild in hand");
 const QING_QI_DUI: (&str, &str, &str) = ("qing_qi_dui", "清七对", "Seven pairs without wilds");
 const SHI_FENG: (&str, &str, &str) = ("shi_feng", "十风", "Ten honor discards");
+const SI_BAI: (&str, &str, &str) = ("si_bai", "4个白板", "All four 白 held or discarded as 财飘");
 
 fn el(e: (&'static str, &'static str, &'static str), value: u32, count: u32) -> Element {
     Element {
@@ -273,7 +276,9 @@ pub fn score(w: &HzWin, opts: &HangzhouScoring) -> Result<HzScore, HzError> {
     }
     let melds = w.melds.len();
     if size == 14 {
-        let (bt_std, bt_pairs) = if w.self_drawn {
+        // 4个白板: a hand holding all four 白 scores that instead of 爆头.
+        let four_held = four_whites(w, opts) && wilds == 4;
+        let (bt_std, bt_pairs) = if w.self_drawn && !four_held {
             let mut before = *w.concealed;
             before.remove(w.win_tile);
             baotou_state(&before, melds, w.wild, w.white_as)
@@ -297,6 +302,14 @@ pub fn score(w: &HzWin, opts: &HangzhouScoring) -> Result<HzScore, HzError> {
         }
     }
     best.ok_or(HzError::NotComplete)
+}
+
+/// Does the 4个白板 bonus apply to this win (fixed 白 wilds, all four held or discarded)?
+fn four_whites(w: &HzWin, opts: &HangzhouScoring) -> bool {
+    if !opts.four_whites_bonus || w.wild != Some(Tile::WHITE) || w.white_as.is_some() {
+        return false;
+    }
+    w.concealed.get(Tile::WHITE) + w.wilds_discarded >= 4
 }
 
 fn build(
@@ -361,6 +374,10 @@ fn build(
             }
             if no_wild {
                 elements.push(el(WU_CAI, 2, 1));
+                exp += 1;
+            }
+            if four_whites(w, opts) {
+                elements.push(el(SI_BAI, 2, 1));
                 exp += 1;
             }
             let m = 1u64 << exp.min(62);
@@ -519,6 +536,7 @@ mod tests {
         piao: u8,
         kongs: u8,
         on_kong: bool,
+        wilds_discarded: u8,
     }
 
     impl W {
@@ -533,6 +551,7 @@ mod tests {
                 piao: 0,
                 kongs: 0,
                 on_kong: false,
+                wilds_discarded: 0,
             }
         }
         fn score(&self, o: &HangzhouScoring) -> HzScore {
@@ -548,6 +567,7 @@ mod tests {
                     kongs: self.kongs,
                     on_kong: self.on_kong,
                     ten_honors: None,
+                    wilds_discarded: self.wilds_discarded,
                 },
                 o,
             )
@@ -556,6 +576,54 @@ mod tests {
     }
 
     const DEALER: Seat = Seat(0);
+
+    /// 4个白板 (EGB): holding all four 白 the hand scores ×2 for them instead of 爆头; holding
+    /// fewer, the 白 discarded as 财飘 count towards the four, on top of 爆头 and 财飘.
+    #[test]
+    fn four_whites_bonus() {
+        let egb = HangzhouScoring {
+            four_whites_bonus: true,
+            ..house()
+        };
+        // 123m 456m 789p + four 白, draws 1s: a 爆头 in the plain table.
+        let w = W::drawn("123m456m789p5555z", "1s");
+        let plain = w.score(&house());
+        assert_eq!((plain.baotou, plain.multiplier), (true, 2));
+        let bonus = w.score(&egb);
+        assert_eq!(keys(&bonus), vec![("ping_hu", 1), ("si_bai", 1)]);
+        assert_eq!((bonus.baotou, bonus.multiplier), (false, 2));
+        // One 白 held, three discarded (双财飘 + one earlier): 爆头 ×2, 财飘 ×4, 4个白板 ×2.
+        let mut w = W::drawn("123m456m789p234s5z", "7p");
+        w.piao = 2;
+        w.wilds_discarded = 3;
+        assert_eq!(w.score(&house()).multiplier, 8);
+        let s = w.score(&egb);
+        assert_eq!(s.multiplier, 16);
+        assert!(keys(&s).contains(&("si_bai", 1)));
+        // Three in all: no bonus.
+        w.wilds_discarded = 2;
+        assert_eq!(w.score(&egb).multiplier, 8);
+        // Not with a flipped wild: 白 is then a plain tile.
+        let mut hand = c("123m456m789p5555z");
+        hand.add(t("1s"));
+        let flipped = score(
+            &HzWin {
+                concealed: &hand,
+                melds: &[],
+                win_tile: t("1s"),
+                wild: Some(t("9s")),
+                white_as: Some(t("9s")),
+                self_drawn: true,
+                piao: 0,
+                kongs: 0,
+                on_kong: false,
+                ten_honors: None,
+                wilds_discarded: 0,
+            },
+            &egb,
+        );
+        assert!(flipped.is_err() || !keys(&flipped.unwrap()).contains(&("si_bai", 1)));
+    }
 
     fn keys(s: &HzScore) -> Vec<(&'static str, u32)> {
         s.elements.iter().map(|e| (e.key, e.count)).collect()
@@ -743,6 +811,7 @@ mod tests {
             piao: 0,
             kongs: 0,
             on_kong: false,
+            wilds_discarded: 0,
         };
         let h = w.score(&house());
         assert_eq!((h.multiplier, h.baotou), (16, false));
@@ -807,6 +876,7 @@ mod tests {
                 kongs: 0,
                 on_kong: false,
                 ten_honors: None,
+                wilds_discarded: 0,
             },
             &house(),
         )
@@ -848,6 +918,7 @@ mod tests {
             kongs: 0,
             on_kong: false,
             ten_honors: Some(true),
+            wilds_discarded: 0,
         };
         let s = score(&w, &mil()).unwrap();
         assert_eq!((s.shape, s.fans, s.multiplier), (HzShape::TenHonors, 4, 16));
