@@ -155,6 +155,14 @@ impl Bot for LevelBot {
             let k = Knowledge::from_view(view);
             return self.wild_turn(&k, &d.legal, wild);
         }
+        // Under wild rules a claim is judged with the wilds as jokers.
+        if let (Some(wild), DecisionKind::Claim { tile }) = (view.wild, d.kind)
+            && self.level != Level::Easy
+        {
+            let k = Knowledge::from_view(view);
+            let white_as = view.wild_indicator.filter(|&t| t != Tile::WHITE);
+            return wild_claim(&k, tile, &d.legal, wild, white_as);
+        }
         // Most claim windows are decided by the hand alone: a tile that would not help even
         // as a draw is passed without reading the rest of the table (kongs aside).
         if let DecisionKind::Claim { tile } = d.kind
@@ -569,6 +577,58 @@ impl LevelBot {
         }
         best.map_or(Action::Pass, |b| b.1)
     }
+}
+
+/// A claim under wild rules (Hangzhou). With the wilds as jokers the hand's distance is the
+/// wild-aware shanten (standard shape or seven pairs), so a claim is taken only when it brings
+/// the hand closer than it is now — which also weighs the seven pairs (×2) a meld gives up —
+/// and a kong when it keeps the distance (a free draw and a 杠开 chance). There is no point
+/// minimum to protect: every Hangzhou win pays.
+fn wild_claim(
+    k: &Knowledge,
+    tile: Tile,
+    legal: &[Action],
+    wild: Tile,
+    white_as: Option<Tile>,
+) -> Action {
+    let distance = |c: &TileCounts, melds: usize| -> i8 {
+        let (real, wilds) = crate::score::hangzhou::split_wilds(c, Some(wild), white_as);
+        crate::shanten::analyze_wild(&real, wilds, wild, melds).map_or(8, |w| w.shanten)
+    };
+    let now = distance(&k.hand, k.melds.len());
+    let mut best: Option<(i8, u8, Action)> = None;
+    for &a in legal {
+        let rank = match a {
+            Action::Kong => 0,
+            Action::Pung => 1,
+            Action::Chow(_) => 2,
+            _ => continue,
+        };
+        let Some((after, melds)) = after_claim(k, tile, a) else {
+            continue;
+        };
+        // A kong draws next; a chow or pung must discard first, and never a wild (a hand the
+        // claim completes is not a win: Hangzhou wins are drawn).
+        let s = if a == Action::Kong {
+            distance(&after, melds.len())
+        } else {
+            after
+                .kinds()
+                .filter(|&d| d != wild)
+                .map(|d| {
+                    let mut c = after;
+                    c.remove(d);
+                    distance(&c, melds.len())
+                })
+                .min()
+                .unwrap_or(8)
+        };
+        let advances = s < now || (a == Action::Kong && s <= now);
+        if advances && best.is_none_or(|b| (s, rank) < (b.0, b.1)) {
+            best = Some((s, rank, a));
+        }
+    }
+    best.map_or(Action::Pass, |b| b.2)
 }
 
 /// The concealed hand and melds after claiming `tile` with `a`.

@@ -1050,3 +1050,39 @@ fn hz_dice_set_a_new_dealers_level() {
     });
     assert_eq!((plain.dice(), plain.dealer_level()), (None, 1));
 }
+
+/// Under wild rules the bots claim by the wild-aware distance: a chow that makes the hand
+/// ready is taken; one that only swaps a ready hand for another ready hand is passed.
+#[test]
+fn hz_bots_claim_only_what_brings_the_hand_closer() {
+    use crate::bot::{Bot, Level, LevelBot};
+    let table = |seat1: &str| {
+        let mut g = scripted(
+            hz(),
+            [
+                "3s1112223334447z",
+                seat1,
+                "159m28p5566z3344s",
+                "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+            ],
+            "",
+            "",
+        );
+        discard(&mut g, Seat(0), "3s");
+        g
+    };
+    let chow = Action::Chow(t("3s"));
+    for level in [Level::Normal, Level::Hard] {
+        // One step away: 123m 456m 78p 45s 66z 2z; the chow leaves 78p waiting.
+        let g = table("123m456m78p45s2z66z");
+        assert!(g.legal_actions(Seat(1)).contains(&chow));
+        assert_eq!(LevelBot::new(level, 1).choose(&g.view(Seat(1))), chow);
+        // Already ready on 3s/6s (by self-draw): claiming gains nothing.
+        let g = table("123m456m789p45s66z");
+        assert!(g.legal_actions(Seat(1)).contains(&chow));
+        assert_eq!(
+            LevelBot::new(level, 1).choose(&g.view(Seat(1))),
+            Action::Pass
+        );
+    }
+}
