@@ -1086,3 +1086,49 @@ fn hz_bots_claim_only_what_brings_the_hand_closer() {
         );
     }
 }
+
+/// 承包 through the engine: seat 1 chows three times from the dealer (its upper neighbour)
+/// and then self-draws a plain win; the dealer alone pays the whole 4 (2 + 1 + 1).
+#[test]
+fn hz_three_takings_make_the_giver_pay_it_all() {
+    let mut g = scripted(
+        hz(),
+        [
+            "3m6p9s2m4m6m8m1p3p7p2s4s6s1s",
+            "1m2m4p5p7s8s9m777z1z2z3z",
+            "1m5m9m2p5p8p3s5s1z2z3z5z7z",
+            "3m5m7m4p6p9p3s9s1z2z3z5z6s",
+        ],
+        "4z6z3s4z6z5s4z6z4z9m",
+        "",
+    );
+    let quiet = |g: &mut Game, seat: u8| {
+        // Draw and discard the drawn tile; nobody can claim it.
+        let (s, drawn) = g.turn().expect("a turn");
+        assert_eq!(s, Seat(seat));
+        g.apply(s, Action::Discard(drawn.expect("drawn"))).unwrap();
+        assert!(g.claim_tile().is_none(), "no claim on it");
+    };
+    for (give, low, junk, keep) in [
+        ("3m", "1m", "1z", None),
+        ("6p", "4p", "2z", Some("3s")),
+        ("9s", "7s", "3z", Some("5s")),
+    ] {
+        if let Some(k) = keep {
+            assert_eq!(g.turn(), Some((Seat(0), Some(t(k)))));
+        }
+        discard(&mut g, Seat(0), give);
+        assert_eq!(g.pending_seats(), vec![Seat(1)]);
+        g.apply(Seat(1), Action::Chow(t(low))).unwrap();
+        discard(&mut g, Seat(1), junk);
+        quiet(&mut g, 2);
+        quiet(&mut g, 3);
+    }
+    quiet(&mut g, 0);
+    assert_eq!(g.turn(), Some((Seat(1), Some(t("9m")))));
+    g.apply(Seat(1), Action::Win).unwrap();
+    let r = g.result().unwrap();
+    assert_eq!(r.winner, Some(Seat(1)));
+    assert_eq!(r.deltas, [-4, 4, 0, 0]);
+    g.check_invariants().unwrap();
+}
