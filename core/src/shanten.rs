@@ -256,10 +256,16 @@ fn best_after_each_discard_k<const K: usize>(
     }
     // Adding a tile lowers each of its group's distances by one at most. improvers[b][p][k]:
     // the kinds of group `b` whose addition lowers the entry for `k` sets and `p` pairs.
+    // They serve discards from other groups only, so a group holding all 14 tiles (which the
+    // tables do not extend to 15) is never asked.
+    let mut sizes = [0u8; 4];
+    for x in 0..KINDS {
+        sizes[group_of(x).0] += c[x];
+    }
     let mut improvers = [[[0u64; 5]; 2]; 4];
     for x in 0..KINDS {
-        if c[x] < 4 {
-            let (b, r) = group_of(x);
+        let (b, r) = group_of(x);
+        if c[x] < 4 && sizes[b] < 14 {
             let added = t.with_added(b, keys[b], r);
             for p in 0..2 {
                 for k in 0..=K {
@@ -1048,6 +1054,20 @@ mod tests {
         let s = a("1111m333555777p");
         assert_eq!(s.regular.shanten, 0);
         assert!(s.regular.useful.is_empty());
+    }
+
+    #[test]
+    fn every_discard_of_a_one_suit_hand() {
+        // All 14 tiles in one suit: that group cannot take a fifteenth tile, and need not.
+        for hand in ["11123456789999m", "11122233344455p", "22334455667788s"] {
+            let c = TileCounts::parse(hand).unwrap();
+            let each = best_after_each_discard(&c, 0, u64::MAX, i8::MAX).unwrap();
+            for t in c.kinds() {
+                let mut r = c;
+                r.remove(t);
+                assert_eq!(each[t.index()], best(&r, 0).unwrap(), "{hand} less {t}");
+            }
+        }
     }
 
     #[test]
