@@ -59,7 +59,9 @@ pub fn play(setup: HandSetup, bots: &mut [LevelBot; 4], times: &mut [Vec<u64>; 4
     // One view per seat, refreshed in place at each decision.
     let mut views = Seat::ALL.map(|s| game.view(s));
     while !game.is_finished() {
-        for seat in game.pending_seats() {
+        // Who must answer now, taken before anyone answers (as `pending_seats` would).
+        let pending = Seat::ALL.map(|s| game.is_pending(s));
+        for seat in Seat::ALL.into_iter().filter(|s| pending[s.index()]) {
             let view = &mut views[seat.index()];
             game.view_into(seat, view);
             let start = Instant::now();

@@ -192,9 +192,18 @@ impl<const K: usize> EachDiscard<K> {
         let groups = Groups::of::<K>(c);
         let masks = SpecialMasks::of(c);
         let held = which & masks.held;
+        // A discard never brings a special shape closer (pairs, kinds and knitted tiles held
+        // can only go down), so the whole hand's counts bound them all from below: a discard
+        // whose regular shanten is under that bound needs no special shape counted.
+        let mut floor = masks.shanten_but_straight(melds, i8::MAX).min;
+        if melds <= 1 {
+            for have in masks.knit {
+                floor = floor.min(9 - have - 1);
+            }
+        }
         let mut each = EachDiscard {
             groups,
-            removed: [table::EMPTY; KINDS],
+            removed: [[[0; 5]; 2]; KINDS],
             base: [u8::MAX; KINDS],
             special: [Special::NONE; KINDS],
             held,
@@ -208,10 +217,16 @@ impl<const K: usize> EachDiscard<K> {
             let base = table::merge_final::<K>(&removed, &each.groups.others[a]);
             each.removed[d] = removed;
             each.base[d] = base;
-            // The special shapes are a few popcounts on masks updated for the discard.
-            each.special[d] = masks
-                .without(d, c[d])
-                .shanten_but_straight(melds, base as i8 - 1);
+            let regular = base as i8 - 1;
+            each.special[d] = if regular < floor {
+                Special {
+                    min: regular,
+                    ..Special::NONE
+                }
+            } else {
+                // The special shapes from the masks, updated for the discard.
+                masks.without(d, c[d]).shanten_but_straight(melds, regular)
+            };
         }
         if melds <= 1 {
             straight_after_each_discard(c, held, melds, &mut each.special);
@@ -276,6 +291,9 @@ fn best_after_each_discard_k<const K: usize>(
             }
         }
     }
+    // (group, what a discard leaves of it, the kinds of other groups that then help).
+    let mut seen = [(0usize, table::EMPTY, 0u64); KINDS];
+    let mut seen_len = 0;
     let mut pending = each.held;
     while pending != 0 {
         let d = pending.trailing_zeros() as usize;
@@ -289,31 +307,51 @@ fn best_after_each_discard_k<const K: usize>(
         let mut useful = 0u64;
         if base as i8 - 1 == special.min {
             // A kind of another group helps exactly when it lowers an entry of its group that
-            // some best spread of sets and pair over the four groups uses.
-            for b in (0..4).filter(|&b| b != a) {
-                let rest = table::merge_upto::<K>(&removed, &untouched[a][b]);
-                for k in 0..=K {
-                    if g[b][0][k] + rest[1][K - k] == base {
-                        useful |= improvers[b][0][k];
-                    }
-                    if g[b][1][k] + rest[0][K - k] == base {
-                        useful |= improvers[b][1][k];
+            // some best spread of sets and pair over the four groups uses. That depends only
+            // on what the discard leaves of its group: discards leaving the same (several
+            // loose tiles of a group, typically) share the answer.
+            let known = seen[..seen_len]
+                .iter()
+                .find(|(g_a, dist, _)| *g_a == a && *dist == removed);
+            if let Some(&(_, _, cross)) = known {
+                useful |= cross;
+            } else {
+                let mut cross = 0u64;
+                for b in (0..4).filter(|&b| b != a) {
+                    let rest = table::merge_upto::<K>(&removed, &untouched[a][b]);
+                    for k in 0..=K {
+                        if g[b][0][k] + rest[1][K - k] == base {
+                            cross |= improvers[b][0][k];
+                        }
+                        if g[b][1][k] + rest[0][K - k] == base {
+                            cross |= improvers[b][1][k];
+                        }
                     }
                 }
+                seen[seen_len] = (a, removed, cross);
+                seen_len += 1;
+                useful |= cross;
             }
-            // A kind of the discard's own group: read that group again.
+            // A kind of the discard's own group: read that group again, and compare the
+            // same way, one byte per entry (the gain of a tile is 0 or 1 in each).
+            let (mut used0, mut used1) = (0u64, 0u64);
+            for k in 0..=K {
+                used0 |= u64::from(removed[0][k] + others[a][1][K - k] == base) << (8 * k);
+                used1 |= u64::from(removed[1][k] + others[a][0][K - k] == base) << (8 * k);
+            }
+            let (left0, left1) = table::rows(&removed);
             let (start, len) = if a == 3 { (27, 7) } else { (a * 9, 9) };
             for r in 0..len {
                 let x = start + r;
                 if c[x] - u8::from(x == d) >= 4 {
                     continue;
                 }
-                let dist = if x == d {
-                    g[a]
+                let (with0, with1) = if x == d {
+                    table::rows(&g[a])
                 } else {
-                    t.by_key(a, keys[a] - POW5[rd] + POW5[r])
+                    t.rows_by_key(a, keys[a] - POW5[rd] + POW5[r])
                 };
-                if table::merge_final::<K>(&dist, &others[a]) < base {
+                if ((left0 - with0) & used0) | ((left1 - with1) & used1) != 0 {
                     useful |= 1 << x;
                 }
             }
@@ -331,7 +369,22 @@ fn best_after_each_discard_k<const K: usize>(
 /// The group (0–2 suits, 3 honors) of a kind and its rank within the group.
 #[inline(always)]
 fn group_of(i: usize) -> (usize, usize) {
-    if i >= 27 { (3, i - 27) } else { (i / 9, i % 9) }
+    // A table: the division by nine showed up in profiles of the discard loops.
+    const GROUPS: [(u8, u8); KINDS] = {
+        let mut out = [(0u8, 0u8); KINDS];
+        let mut i = 0;
+        while i < KINDS {
+            out[i] = if i >= 27 {
+                (3, (i - 27) as u8)
+            } else {
+                ((i / 9) as u8, (i % 9) as u8)
+            };
+            i += 1;
+        }
+        out
+    };
+    let (g, r) = GROUPS[i];
+    (g as usize, r as usize)
 }
 
 /// The overall shanten number alone (no useful tiles): the cheapest whole-hand query.

@@ -52,7 +52,7 @@ impl Knowledge {
         if let Some(d) = v.drawn {
             hand.add(d);
         }
-        let mut seen = hand.0;
+        let mut seen = TileCounts(hand.0);
         let mut melds = Vec::new();
         let mut opponents = [Opponent {
             seat: v.seat,
@@ -66,18 +66,14 @@ impl Knowledge {
         for s in &v.seats {
             for tm in &s.melds {
                 if let Some(m) = meld_of(tm) {
-                    let mut c = TileCounts::new();
-                    m.add_to(&mut c);
-                    for (x, n) in seen.iter_mut().zip(c.0) {
-                        *x += n;
-                    }
+                    m.add_to(&mut seen);
                     if s.seat == v.seat {
                         melds.push(m);
                     }
                 }
             }
             for d in s.discards.iter().filter(|d| !d.claimed) {
-                seen[d.tile.index()] += 1;
+                seen.0[d.tile.index()] += 1;
             }
             if s.seat == v.seat {
                 me = Some(s);
@@ -105,6 +101,7 @@ impl Knowledge {
                 others += 1;
             }
         }
+        let mut seen = seen.0;
         for x in seen.iter_mut() {
             *x = (*x).min(4);
         }

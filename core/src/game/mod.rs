@@ -363,18 +363,24 @@ impl Game {
 
     /// Seats that must decide now: the seat on turn, or every seat still to answer a claim.
     pub fn pending_seats(&self) -> Vec<Seat> {
+        Seat::ALL
+            .into_iter()
+            .filter(|&s| self.is_pending(s))
+            .collect()
+    }
+
+    /// Whether `seat` has a decision to make now (a turn, or a claim window it has not
+    /// answered): [`Game::pending_seats`] one seat at a time, without allocating.
+    pub fn is_pending(&self, seat: Seat) -> bool {
         match &self.phase {
-            Phase::Turn { seat, .. } => vec![*seat],
+            Phase::Turn { seat: s, .. } => *s == seat,
             Phase::Claims {
                 options, answers, ..
             }
             | Phase::RobKong {
                 options, answers, ..
-            } => Seat::ALL
-                .into_iter()
-                .filter(|s| !options[s.index()].is_empty() && answers[s.index()].is_none())
-                .collect(),
-            Phase::Finished => Vec::new(),
+            } => !options[seat.index()].is_empty() && answers[seat.index()].is_none(),
+            Phase::Finished => false,
         }
     }
 

@@ -105,6 +105,16 @@ impl Tables {
         e & mask == 0
     }
 
+    /// [`Tables::by_key`] as packed rows (see [`rows`]).
+    #[inline(always)]
+    pub(crate) fn rows_by_key(&self, group: usize, key: usize) -> (u64, u64) {
+        if group == 3 {
+            decode_rows(self.honors[key])
+        } else {
+            decode_rows(self.suit[key])
+        }
+    }
+
     /// Looks up a group's distances by key.
     #[inline(always)]
     pub(crate) fn by_key(&self, group: usize, key: usize) -> Dist {
@@ -302,16 +312,31 @@ const EXTRA_HIGH: [u64; 16] = {
 
 #[inline(always)]
 fn decode(e: u32) -> Dist {
-    debug_assert!(e & COMPUTED != 0, "suit arrangement outside the table");
-    let e = e as usize;
-    // No byte overflows: distances stay below 16.
-    let row0 = STEP_ROWS[e & 0xff];
-    let row1 = row0 + EXTRA_LOW[(e >> 8) & 0x3f] + EXTRA_HIGH[(e >> 14) & 0xf];
+    let (row0, row1) = decode_rows(e);
     let (a, b) = (row0.to_le_bytes(), row1.to_le_bytes());
     [
         [a[0], a[1], a[2], a[3], a[4]],
         [b[0], b[1], b[2], b[3], b[4]],
     ]
+}
+
+/// An entry's two rows (no pair, pair) packed one distance per byte, `k` sets in byte `k`,
+/// zeros above: for comparing many entries at once.
+#[inline(always)]
+fn decode_rows(e: u32) -> (u64, u64) {
+    debug_assert!(e & COMPUTED != 0, "suit arrangement outside the table");
+    let e = e as usize;
+    // No byte overflows: distances stay below 16.
+    let row0 = STEP_ROWS[e & 0xff];
+    let row1 = row0 + EXTRA_LOW[(e >> 8) & 0x3f] + EXTRA_HIGH[(e >> 14) & 0xf];
+    (row0, row1)
+}
+
+/// A distance vector packed as [`decode_rows`] packs it.
+#[inline(always)]
+pub(crate) fn rows(d: &Dist) -> (u64, u64) {
+    let pack = |r: &[u8; 5]| u64::from_le_bytes([r[0], r[1], r[2], r[3], r[4], 0, 0, 0]);
+    (pack(&d[0]), pack(&d[1]))
 }
 
 fn encode(d: &Dist) -> u32 {
