@@ -217,7 +217,8 @@ struct HzInput {
     /// The wild kind (default: 5z, the 白板 财神; for a flipped wild, its face).
     #[serde(default)]
     wild: Option<String>,
-    /// 翻财神: 白 plays as the wild's face (default: true when the wild is not 白).
+    /// 翻财神: 白 plays as the wild's face (default: true when the wild is not 白); a meld
+    /// showing the face then holds a 白 there.
     #[serde(default)]
     white_plays_wild_face: Option<bool>,
     /// Consecutive wild discards (财飘) before the win.
@@ -349,6 +350,13 @@ fn one_hangzhou(text: &str, rules: &RuleSet) -> Result<HzOutput, String> {
         _ if wild == Tile::WHITE => None,
         _ => Some(wild),
     };
+    // Wilds are never melded: under a flipped wild a meld showing its face holds 白 there.
+    let mut melds = melds;
+    if let Some(face) = white_as {
+        for m in &mut melds {
+            m.whites = m.tiles().iter().filter(|&&x| x == face).count() as u8;
+        }
+    }
     let mut counts = TileCounts::from_tiles(&concealed);
     // The winning tile is part of `concealed` when it lists 14 tiles; else it is added.
     if counts.total() + 3 * melds.len() == 13 {
@@ -572,6 +580,9 @@ mod tests {
         assert_eq!(hz(four, &egb).multiplier, 16);
         let five = r#"{"concealed":"123m456m789p234s5z","win_tile":"7p","wilds_discarded":4}"#;
         assert!(one_hangzhou(five, &egb).is_err_and(|e| e.contains("more than four")));
+        // 翻财神 (5m wild, 白 plays 5m): a chow 456m holds a 白, so it is no wild in a meld.
+        let flip = r#"{"concealed":"123p456p789s1z","melds":[{"kind":"chow","tiles":"456m"}],"win_tile":"1z","wild":"5m"}"#;
+        assert_eq!(hz(flip, &house).multiplier, 1);
         let json = serde_json::to_string(&hz(h3, &house)).unwrap();
         assert!(json.contains(r#""key":"cai_piao","zh":"财飘""#), "{json}");
         assert!(

@@ -335,13 +335,7 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
     for s in Seat::ALL {
         let mut items: Vec<String> = vec![tiles_text(&r.hands[s.index()], face)];
         for m in &r.melds[s.index()] {
-            let tm = TableMeld {
-                kind: m.kind,
-                tile: Some(m.tile),
-                claimed: m.claimed,
-                from: m.from,
-            };
-            items.push(meld_text(&tm, face));
+            items.push(meld_text(&TableMeld::of(m), face));
         }
         if !r.flowers[s.index()].is_empty() {
             items.push(format!(

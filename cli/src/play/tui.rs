@@ -1113,12 +1113,7 @@ impl App {
             }
             for m in &r.melds[s.index()] {
                 spans.push(Span::raw(" "));
-                spans.extend(self.meld_spans(&TableMeld {
-                    kind: m.kind,
-                    tile: Some(m.tile),
-                    claimed: m.claimed,
-                    from: m.from,
-                }));
+                spans.extend(self.meld_spans(&TableMeld::of(m)));
             }
             if !r.flowers[s.index()].is_empty() {
                 spans.push(Span::raw(" 花"));

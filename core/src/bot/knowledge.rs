@@ -43,6 +43,7 @@ fn meld_of(tm: &TableMeld) -> Option<Meld> {
         tile: tm.tile?,
         claimed: tm.claimed,
         from: tm.from,
+        whites: tm.whites,
     })
 }
 

@@ -522,7 +522,7 @@ impl LevelBot {
         let mut now_value: Option<f32> = None;
         let mut best: Option<(f32, Action)> = None;
         for a in claims {
-            let Some((after, new_melds)) = after_claim(k, tile, a) else {
+            let Some((after, new_melds)) = after_claim(k, tile, a, None) else {
                 continue;
             };
             // Shanten after the claim and its best discard (a kong draws instead).
@@ -604,7 +604,7 @@ fn wild_claim(
             Action::Chow(_) => 2,
             _ => continue,
         };
-        let Some((after, melds)) = after_claim(k, tile, a) else {
+        let Some((after, melds)) = after_claim(k, tile, a, white_as) else {
             continue;
         };
         // A kong draws next; a chow or pung must discard first, and never a wild (a hand the
@@ -631,8 +631,14 @@ fn wild_claim(
     best.map_or(Action::Pass, |b| b.2)
 }
 
-/// The concealed hand and melds after claiming `tile` with `a`.
-fn after_claim(k: &Knowledge, tile: Tile, a: Action) -> Option<(TileCounts, Vec<Meld>)> {
+/// The concealed hand and melds after claiming `tile` with `a`. Under 翻财神 (`white_as`) a
+/// 白 plays the wild's face in a chow, held or discarded.
+fn after_claim(
+    k: &Knowledge,
+    tile: Tile,
+    a: Action,
+    white_as: Option<Tile>,
+) -> Option<(TileCounts, Vec<Meld>)> {
     let mut c = k.hand;
     let mut melds = k.melds.clone();
     match a {
@@ -645,13 +651,29 @@ fn after_claim(k: &Knowledge, tile: Tile, a: Action) -> Option<(TileCounts, Vec<
             melds.push(Meld::kong(tile, KongKind::Exposed, None).ok()?);
         }
         Action::Chow(low) => {
+            let value = match white_as {
+                Some(face) if tile == Tile::WHITE => face,
+                _ => tile,
+            };
+            let mut whites = u8::from(value != tile);
             for d in 0..3 {
                 let t = low.offset(d)?;
-                if t != tile && !c.remove(t) {
+                if t == value {
+                    continue;
+                }
+                if Some(t) == white_as {
+                    // The face itself is wild: only a 白 plays it in a meld.
+                    if !c.remove(Tile::WHITE) {
+                        return None;
+                    }
+                    whites += 1;
+                } else if !c.remove(t) {
                     return None;
                 }
             }
-            melds.push(Meld::chow(low, Some(tile), None).ok()?);
+            let mut m = Meld::chow(low, Some(value), None).ok()?;
+            m.whites = whites;
+            melds.push(m);
         }
         _ => return None,
     }

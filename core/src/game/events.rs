@@ -19,15 +19,20 @@ pub struct TableMeld {
     pub tile: Option<Tile>,
     pub claimed: Option<Tile>,
     pub from: Option<Seat>,
+    /// 翻财神: tiles of the meld that are 白 playing the wild's face (draw them as 白).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub whites: u8,
 }
 
 impl TableMeld {
-    pub(crate) fn of(m: &Meld) -> TableMeld {
+    /// A meld as it lies on the table.
+    pub fn of(m: &Meld) -> TableMeld {
         TableMeld {
             kind: m.kind,
             tile: Some(m.tile),
             claimed: m.claimed,
             from: m.from,
+            whites: m.whites,
         }
     }
 

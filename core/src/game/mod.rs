@@ -242,6 +242,24 @@ impl Game {
         Some([faces.next()?, faces.next()?])
     }
 
+    /// The value a tile plays: under 翻财神 a 白 plays the wild's face; anything else itself.
+    fn face_of(&self, t: Tile) -> Tile {
+        match self.white_as {
+            Some(face) if t == Tile::WHITE => face,
+            _ => t,
+        }
+    }
+
+    /// Does `hand` hold a tile playing `value` naturally (not as a wild)? The wild's face is
+    /// held naturally only as a 白 (翻财神).
+    fn holds_natural(&self, hand: &TileCounts, value: Tile) -> bool {
+        if Some(value) == self.wild {
+            self.white_as == Some(value) && hand.get(Tile::WHITE) > 0
+        } else {
+            hand.get(value) > 0
+        }
+    }
+
     /// The dice rolled for the dealer's starting level (笃老), if the rules roll them.
     pub fn dice(&self) -> Option<[u8; 2]> {
         self.dice
@@ -642,17 +660,19 @@ impl Game {
                 }
                 let chow_ok =
                     (!self.setup.rules.chow_from_left_only || s == discarder.next()) && !chow_limit;
-                if chow_ok && tile.is_suited() {
+                // 翻财神: a 白 plays the wild's face, discarded or held.
+                let value = self.face_of(tile);
+                if chow_ok && value.is_suited() {
                     for low in [-2i8, -1, 0] {
-                        let Some(l) = tile.offset(low) else { continue };
+                        let Some(l) = value.offset(low) else { continue };
                         if l.rank() > 7 {
                             continue;
                         }
                         // The two tiles of the run other than the discard must be held.
                         let held = (0..3)
                             .filter_map(|d| l.offset(d))
-                            .filter(|&x| x != tile)
-                            .all(|x| hand.get(x) > 0 && Some(x) != self.wild);
+                            .filter(|&x| x != value)
+                            .all(|x| self.holds_natural(hand, x));
                         if held {
                             opts.push(Action::Chow(l));
                         }
@@ -797,13 +817,22 @@ impl Game {
             };
             self.take_discard(discarder);
             self.after_claim(s, false);
+            let value = self.face_of(tile);
+            let mut whites = u8::from(value != tile);
             for d in 0..3 {
                 let t = low.offset(d).expect("a chow within the suit");
-                if t != tile {
-                    self.hands[s.index()].remove(t);
+                if t != value {
+                    // The wild's face itself is never melded: a 白 plays it.
+                    if Some(t) == self.wild {
+                        self.hands[s.index()].remove(Tile::WHITE);
+                        whites += 1;
+                    } else {
+                        self.hands[s.index()].remove(t);
+                    }
                 }
             }
-            let meld = Meld::chow(low, Some(tile), Some(discarder)).expect("a valid chow");
+            let mut meld = Meld::chow(low, Some(value), Some(discarder)).expect("a valid chow");
+            meld.whites = whites;
             self.melds[s.index()].push(meld);
             self.events.push(Event::Claimed {
                 seat: s,
@@ -1235,6 +1264,11 @@ impl Game {
             }
             for m in &self.melds[s.index()] {
                 m.add_to(&mut all);
+                // The meld lists the wild's face where a 白 lies (翻财神).
+                if let (Some(face), 1..) = (self.white_as, m.whites) {
+                    all.0[face.index()] -= m.whites;
+                    all.0[Tile::WHITE.index()] += m.whites;
+                }
             }
             let size = h.total() + 3 * self.melds[s.index()].len();
             let on_turn = matches!(&self.phase, Phase::Turn { seat, .. } if *seat == s)

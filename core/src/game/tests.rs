@@ -1132,3 +1132,60 @@ fn hz_three_takings_make_the_giver_pay_it_all() {
     assert_eq!(r.deltas, [-4, 4, 0, 0]);
     g.check_invariants().unwrap();
 }
+
+/// 翻财神: with 5m turned up, the other 5m are wild and each 白 plays a natural 5m — in a
+/// chow too, held or discarded; the meld records the 白 it holds.
+#[test]
+fn hz_flipped_wild_white_plays_the_face_in_chows() {
+    let rules = RuleSet {
+        wild: WildRule::Flipped,
+        ..hz()
+    };
+    // Seat 1 holds 3m and a 白: the dealer's 4m makes 3m 4m 白(5m).
+    let mut g = scripted(
+        rules.clone(),
+        [
+            "4m1112223334447z",
+            "3m9m5z159p2468s66z7z",
+            "159m28p5566z3344s",
+            "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+        ],
+        "",
+        "5m",
+    );
+    assert_eq!(
+        (g.wild(), g.wild_indicator()),
+        (Some(t("5m")), Some(t("5m")))
+    );
+    discard(&mut g, Seat(0), "4m");
+    assert_eq!(
+        g.legal_actions(Seat(1)),
+        vec![Action::Chow(t("3m")), Action::Pass]
+    );
+    g.apply(Seat(1), Action::Chow(t("3m"))).unwrap();
+    let m = g.melds_of(Seat(1))[0];
+    assert_eq!((m.tile, m.claimed, m.whites), (t("3m"), Some(t("4m")), 1));
+    assert_eq!(g.concealed(Seat(1)).get(Tile::WHITE), 0);
+    g.check_invariants().unwrap();
+    // The dealer discards a 白 (a natural 5m): seat 1 chows it with 4m 6m; seat 2 could pung
+    // it with its two 白 but passes.
+    let mut g = scripted(
+        rules,
+        [
+            "5z1112223334447z",
+            "4m6m9m159p2468s66z7z",
+            "159m28p5566z3344s",
+            "2m3m9m1p2p3p7p8p9p6s7s8s9s",
+        ],
+        "",
+        "5m",
+    );
+    discard(&mut g, Seat(0), "5z");
+    assert!(g.legal_actions(Seat(1)).contains(&Action::Chow(t("4m"))));
+    assert!(g.legal_actions(Seat(2)).contains(&Action::Pung));
+    g.apply(Seat(2), Action::Pass).unwrap();
+    g.apply(Seat(1), Action::Chow(t("4m"))).unwrap();
+    let m = g.melds_of(Seat(1))[0];
+    assert_eq!((m.tile, m.claimed, m.whites), (t("4m"), Some(t("5m")), 1));
+    g.check_invariants().unwrap();
+}

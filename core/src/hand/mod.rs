@@ -50,6 +50,14 @@ pub struct Meld {
     pub claimed: Option<Tile>,
     /// The seat the claimed tile came from (for an added kong, the seat of the original pung).
     pub from: Option<Seat>,
+    /// 翻财神: how many of the meld's tiles are 白 playing the wild's face (the face itself
+    /// is wild and never melded); the tiles above list the face.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub whites: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// Why a hand or meld was rejected.
@@ -112,6 +120,7 @@ impl Meld {
             tile,
             claimed,
             from,
+            whites: 0,
         };
         if let Some(c) = claimed {
             if kind == MeldKind::Kong(KongKind::Concealed) {

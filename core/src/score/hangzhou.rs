@@ -244,9 +244,13 @@ fn quads(real: &TileCounts, wilds: u8) -> u32 {
 
 /// Scores a win. Errors when the tiles are no win.
 pub fn score(w: &HzWin, opts: &HangzhouScoring) -> Result<HzScore, HzError> {
-    if w.wild
-        .is_some_and(|t| w.melds.iter().any(|m| m.tiles().contains(&t)))
-    {
+    // A meld may show the wild's face only where a 白 plays it (翻财神).
+    if w.wild.is_some_and(|t| {
+        w.melds.iter().any(|m| {
+            let faces = m.tiles().iter().filter(|&&x| x == t).count();
+            faces > 0 && (w.white_as != Some(t) || faces > m.whites as usize)
+        })
+    }) {
         return Err(HzError::WildInMeld);
     }
     let size = w.concealed.total() + 3 * w.melds.len();
@@ -576,6 +580,35 @@ mod tests {
     }
 
     const DEALER: Seat = Seat(0);
+
+    /// 翻财神: a meld may show the wild's face only where a 白 lies in it.
+    #[test]
+    fn flipped_face_in_a_meld_only_as_white() {
+        let mut chow = Meld::chow(t("3m"), Some(t("4m")), Some(Seat(0))).unwrap();
+        let mut hand = c("123p456p789s1z");
+        hand.add(t("1z"));
+        let win = |melds: &[Meld]| {
+            score(
+                &HzWin {
+                    concealed: &hand,
+                    melds,
+                    win_tile: t("1z"),
+                    wild: Some(t("5m")),
+                    white_as: Some(t("5m")),
+                    self_drawn: true,
+                    piao: 0,
+                    kongs: 0,
+                    on_kong: false,
+                    ten_honors: None,
+                    wilds_discarded: 0,
+                },
+                &house(),
+            )
+        };
+        assert_eq!(win(&[chow]), Err(HzError::WildInMeld));
+        chow.whites = 1;
+        assert_eq!(win(&[chow]).unwrap().shape, HzShape::Standard);
+    }
 
     /// 4个白板 (EGB): holding all four 白 the hand scores ×2 for them instead of 爆头; holding
     /// fewer, the 白 discarded as 财飘 count towards the four, on top of 爆头 and 财飘.
