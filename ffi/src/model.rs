@@ -140,6 +140,9 @@ pub struct MeldModel {
     pub tiles: Vec<TileModel>,
     pub claimed: Option<TileModel>,
     pub from_seat: Option<u8>,
+    /// 翻财神: how many of `tiles` (those showing the wild's face) are 白 playing that face;
+    /// draw them as 白.
+    pub whites: u8,
 }
 
 impl MeldModel {
@@ -167,6 +170,7 @@ impl MeldModel {
             tiles,
             claimed: m.claimed.map(TileModel::of),
             from_seat: m.from.map(|s| s.0),
+            whites: m.whites,
         }
     }
 }
