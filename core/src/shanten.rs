@@ -591,14 +591,9 @@ fn straight_rest_k<const K: usize>(
     out: &mut [Special; KINDS],
 ) {
     let t = tables();
-    let Groups {
-        keys,
-        others,
-        g01,
-        g23,
-        ..
-    } = Groups::of::<K>(rest);
-    let whole = table::merge_final::<K>(&g01, &g23) as i8;
+    let groups = Groups::of::<K>(rest);
+    let whole = groups.distance::<K>() as i8;
+    let Groups { keys, others, .. } = groups;
     let mut pending = held;
     while pending != 0 {
         let i = pending.trailing_zeros() as usize;
@@ -818,14 +813,15 @@ fn distance_and_improvers(c: &[u8; KINDS], sets: usize) -> (u8, u64) {
 
 fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
     let t = tables();
+    let groups = Groups::of::<K>(c);
+    let base = groups.distance::<K>();
     let Groups {
         keys,
         others,
         g01,
         g23,
         ..
-    } = Groups::of::<K>(c);
-    let base = table::merge_final::<K>(&g01, &g23);
+    } = groups;
     // A tile with nothing within two ranks of it (any unheld honor) joins no block with the
     // hand: adding it is like adding a separate one-tile group, the same for all such tiles.
     // One merge answers for all of them, instead of a table read each.
@@ -861,6 +857,12 @@ struct Groups {
 }
 
 impl Groups {
+    /// The whole hand's distance to `K` sets and a pair.
+    #[inline]
+    fn distance<const K: usize>(&self) -> u8 {
+        table::merge_final::<K>(&self.g01, &self.g23)
+    }
+
     #[inline]
     fn of<const K: usize>(c: &[u8; KINDS]) -> Groups {
         let t = tables();

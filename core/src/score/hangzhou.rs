@@ -581,30 +581,30 @@ mod tests {
 
     const DEALER: Seat = Seat(0);
 
+    /// A self-drawn win under 翻财神: `face` is wild and 白 plays it.
+    fn flipped<'a>(hand: &'a TileCounts, melds: &'a [Meld], win: &str, face: &str) -> HzWin<'a> {
+        HzWin {
+            concealed: hand,
+            melds,
+            win_tile: t(win),
+            wild: Some(t(face)),
+            white_as: Some(t(face)),
+            self_drawn: true,
+            piao: 0,
+            kongs: 0,
+            on_kong: false,
+            ten_honors: None,
+            wilds_discarded: 0,
+        }
+    }
+
     /// 翻财神: a meld may show the wild's face only where a 白 lies in it.
     #[test]
     fn flipped_face_in_a_meld_only_as_white() {
         let mut chow = Meld::chow(t("3m"), Some(t("4m")), Some(Seat(0))).unwrap();
         let mut hand = c("123p456p789s1z");
         hand.add(t("1z"));
-        let win = |melds: &[Meld]| {
-            score(
-                &HzWin {
-                    concealed: &hand,
-                    melds,
-                    win_tile: t("1z"),
-                    wild: Some(t("5m")),
-                    white_as: Some(t("5m")),
-                    self_drawn: true,
-                    piao: 0,
-                    kongs: 0,
-                    on_kong: false,
-                    ten_honors: None,
-                    wilds_discarded: 0,
-                },
-                &house(),
-            )
-        };
+        let win = |melds: &[Meld]| score(&flipped(&hand, melds, "1z", "5m"), &house());
         assert_eq!(win(&[chow]), Err(HzError::WildInMeld));
         chow.whites = 1;
         assert_eq!(win(&[chow]).unwrap().shape, HzShape::Standard);
@@ -639,23 +639,8 @@ mod tests {
         // Not with a flipped wild: 白 is then a plain tile.
         let mut hand = c("123m456m789p5555z");
         hand.add(t("1s"));
-        let flipped = score(
-            &HzWin {
-                concealed: &hand,
-                melds: &[],
-                win_tile: t("1s"),
-                wild: Some(t("9s")),
-                white_as: Some(t("9s")),
-                self_drawn: true,
-                piao: 0,
-                kongs: 0,
-                on_kong: false,
-                ten_honors: None,
-                wilds_discarded: 0,
-            },
-            &egb,
-        );
-        assert!(flipped.is_err() || !keys(&flipped.unwrap()).contains(&("si_bai", 1)));
+        let s = score(&flipped(&hand, &[], "1s", "9s"), &egb);
+        assert!(s.is_err() || !keys(&s.unwrap()).contains(&("si_bai", 1)));
     }
 
     fn keys(s: &HzScore) -> Vec<(&'static str, u32)> {
@@ -897,23 +882,7 @@ mod tests {
         // 5m is wild; 白 plays as 5m: 4m 白 6m is a chow.
         let mut hand = c("4m6m5z123p456p789s1z");
         hand.add(t("5m"));
-        let h = score(
-            &HzWin {
-                concealed: &hand,
-                melds: &[],
-                win_tile: t("5m"),
-                wild: Some(t("5m")),
-                white_as: Some(t("5m")),
-                self_drawn: true,
-                piao: 0,
-                kongs: 0,
-                on_kong: false,
-                ten_honors: None,
-                wilds_discarded: 0,
-            },
-            &house(),
-        )
-        .unwrap();
+        let h = score(&flipped(&hand, &[], "5m", "5m"), &house()).unwrap();
         assert_eq!((h.wilds, h.shape), (1, HzShape::Standard));
     }
 
