@@ -1,5 +1,5 @@
-//! Engine speed: a whole hand driven by the simple players (deal to payment), and one bot
-//! decision per level, over seeded hands.
+//! Engine speed: a whole hand driven by the simple players (deal to payment), one bot
+//! decision per level and a hint, over seeded hands.
 //!
 //! `cargo bench -p tongcheng-core --bench game`.
 
@@ -71,6 +71,14 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // The hint for the same turns (the human's view, judged like the hard bot).
+    let mut n = 0usize;
+    g.bench_function("hint", |b| {
+        b.iter(|| {
+            n = (n + 1) % views.len();
+            tongcheng_core::hint::hint(black_box(&views[n]))
+        })
+    });
     g.finish();
 }
 

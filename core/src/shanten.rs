@@ -602,7 +602,8 @@ fn straight_rest_k<const K: usize>(
         let (miss, dist) = if knit & (1 << i) != 0 && c[i] == 1 {
             (missing + 1, whole)
         } else {
-            if missing - 1 > out[i].min {
+            // Taking a tile from the rest never brings it closer: the whole rest bounds it.
+            if missing + whole - 1 > out[i].min {
                 continue;
             }
             let (j, r) = group_of(i);

@@ -342,7 +342,7 @@ pub fn danger(k: &Knowledge, t: Tile) -> f32 {
     let mut d = 0.0;
     for o in &k.opponents {
         let mut x = base * threat(k, o);
-        if o.discarded[t.index()] {
+        if o.discarded & (1 << t.index()) != 0 {
             x *= 0.35;
         }
         // A seat melding one suit is collecting it.

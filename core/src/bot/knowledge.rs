@@ -11,8 +11,8 @@ use crate::tile::{KINDS, Tile, TileCounts};
 pub struct Opponent {
     pub seat: Seat,
     pub melds: usize,
-    /// Kinds this opponent has discarded (a hint to what it does not need).
-    pub discarded: [bool; KINDS],
+    /// Kinds this opponent has discarded (a hint to what it does not need), one bit per kind.
+    pub discarded: u64,
     pub discards: usize,
     /// Suits (0–2) and honors (3) this opponent has melded: a flush player shows one suit.
     pub meld_groups: [u8; 4],
@@ -58,7 +58,7 @@ impl Knowledge {
         let mut opponents = [Opponent {
             seat: v.seat,
             melds: 0,
-            discarded: [false; KINDS],
+            discarded: 0,
             discards: 0,
             meld_groups: [0; 4],
         }; 3];
@@ -80,9 +80,9 @@ impl Knowledge {
                 me = Some(s);
                 continue;
             }
-            let mut discarded = [false; KINDS];
+            let mut discarded = 0u64;
             for d in &s.discards {
-                discarded[d.tile.index()] = true;
+                discarded |= 1 << d.tile.index();
             }
             let mut meld_groups = [0u8; 4];
             for tm in &s.melds {
