@@ -208,14 +208,15 @@ impl<const K: usize> EachDiscard<K> {
             special: [Special::NONE; KINDS],
             held,
         };
+        let sides = each.groups.others.map(|o| table::FinalSide::of::<K>(&o));
         let mut pending = held;
         while pending != 0 {
             let d = pending.trailing_zeros() as usize;
             pending &= pending - 1;
             let (a, r) = group_of(d);
-            let removed = t.with_removed(a, each.groups.keys[a], r);
-            let base = table::merge_final::<K>(&removed, &each.groups.others[a]);
-            each.removed[d] = removed;
+            let removed = t.with_removed_rows(a, each.groups.keys[a], r);
+            let base = table::final_against(removed, &sides[a]);
+            each.removed[d] = table::dist_of_rows(removed);
             each.base[d] = base;
             let regular = base as i8 - 1;
             each.special[d] = if regular < floor {
@@ -594,6 +595,7 @@ fn straight_rest_k<const K: usize>(
     let groups = Groups::of::<K>(rest);
     let whole = groups.distance::<K>() as i8;
     let Groups { keys, others, .. } = groups;
+    let sides = others.map(|o| table::FinalSide::of::<K>(&o));
     let mut pending = held;
     while pending != 0 {
         let i = pending.trailing_zeros() as usize;
@@ -607,8 +609,8 @@ fn straight_rest_k<const K: usize>(
                 continue;
             }
             let (j, r) = group_of(i);
-            let d = t.with_removed(j, keys[j], r);
-            (missing, table::merge_final::<K>(&d, &others[j]) as i8)
+            let d = t.with_removed_rows(j, keys[j], r);
+            (missing, table::final_against(d, &sides[j]) as i8)
         };
         let s = &mut out[i];
         s.straight = s.straight.min(miss + dist - 1);
@@ -832,12 +834,13 @@ fn distance_and_improvers_k<const K: usize>(c: &[u8; KINDS]) -> (u8, u64) {
     let mut useful = if lone_helps { lone } else { 0 };
     for (j, other) in others.iter().enumerate() {
         let (start, len) = if j == 3 { (27, 7) } else { (j * 9, 9) };
+        let side = table::FinalSide::of::<K>(other);
         for r in 0..len {
             if c[start + r] >= 4 || lone & (1 << (start + r)) != 0 {
                 continue;
             }
-            let d = t.with_added(j, keys[j], r);
-            if table::merge_final::<K>(&d, other) < base {
+            let d = t.with_added_rows(j, keys[j], r);
+            if table::final_against(d, &side) < base {
                 useful |= 1 << (start + r);
             }
         }

@@ -70,16 +70,27 @@ impl Tables {
         }
     }
 
-    /// Distances of the group with one tile of `rank_index` removed (the caller knows it holds
-    /// one).
+    /// The rows (see [`Tables::rows_by_key`]) of the group with one tile of `rank_index`
+    /// removed (the caller knows it holds one).
     #[inline(always)]
-    pub(crate) fn with_removed(&self, group: usize, key: usize, rank_index: usize) -> Dist {
-        let k = key - POW5[rank_index];
-        if group == 3 {
-            decode(self.honors[k])
-        } else {
-            decode(self.suit[k])
-        }
+    pub(crate) fn with_removed_rows(
+        &self,
+        group: usize,
+        key: usize,
+        rank_index: usize,
+    ) -> (u64, u64) {
+        self.rows_by_key(group, key - POW5[rank_index])
+    }
+
+    /// [`Tables::with_added`] as packed rows.
+    #[inline(always)]
+    pub(crate) fn with_added_rows(
+        &self,
+        group: usize,
+        key: usize,
+        rank_index: usize,
+    ) -> (u64, u64) {
+        self.rows_by_key(group, key + POW5[rank_index])
     }
 
     /// Is the group (0–2 suits, 3 honors) exactly `sets` sets, plus a pair when `pair`?
@@ -247,6 +258,67 @@ pub(crate) fn merge_final<const K: usize>(a: &Dist, b: &Dist) -> u8 {
     best
 }
 
+/// A vector prepared as the fixed side of many [`merge_final`]s (the rest of a hand against
+/// which each discard or added tile is tried): its rows reversed around `K`, the no-pair row
+/// lined up under the other side's pair row and the other way round; 0xFF where unused.
+#[derive(Clone, Copy)]
+pub(crate) struct FinalSide {
+    under_row0: u64,
+    under_row1: u64,
+}
+
+impl FinalSide {
+    #[inline(always)]
+    pub(crate) fn of<const K: usize>(b: &Dist) -> FinalSide {
+        let mut lo = [0xFFu8; 8];
+        let mut hi = [0xFFu8; 8];
+        for j in 0..=K {
+            lo[j] = b[1][K - j];
+            hi[j] = b[0][K - j];
+        }
+        FinalSide {
+            under_row0: u64::from_le_bytes(lo),
+            under_row1: u64::from_le_bytes(hi),
+        }
+    }
+}
+
+/// [`merge_final`] of a vector given as packed rows (see [`Tables::rows_by_key`]) against a
+/// prepared side: one saturating add and a horizontal minimum in SSE2 registers on x86-64.
+#[inline(always)]
+pub(crate) fn final_against((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: only compiled when SSE2 is enabled at build time (always, on x86-64); the
+        // intrinsics below are register-only.
+        unsafe {
+            let a = _mm_set_epi64x(row1 as i64, row0 as i64);
+            let b = _mm_set_epi64x(side.under_row1 as i64, side.under_row0 as i64);
+            let s = _mm_adds_epu8(a, b);
+            // Halve the lanes four times; only lane 0 is read, and it never sees the zeros
+            // the shifts bring in at the top.
+            let m = _mm_min_epu8(s, _mm_shuffle_epi32::<0x4E>(s));
+            let m = _mm_min_epu8(m, _mm_srli_epi64::<32>(m));
+            let m = _mm_min_epu8(m, _mm_srli_epi64::<16>(m));
+            let m = _mm_min_epu8(m, _mm_srli_epi64::<8>(m));
+            (_mm_cvtsi128_si32(m) & 0xFF) as u8
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let (a0, a1) = (row0.to_le_bytes(), row1.to_le_bytes());
+        let (b0, b1) = (side.under_row0.to_le_bytes(), side.under_row1.to_le_bytes());
+        let mut best = u8::MAX;
+        for j in 0..8 {
+            best = best
+                .min(a0[j].saturating_add(b0[j]))
+                .min(a1[j].saturating_add(b1[j]));
+        }
+        best
+    }
+}
+
 /// Calls `f::<K>(args)` with the constant `K` equal to the runtime number of sets (0–4).
 macro_rules! with_sets {
     ($sets:expr, $f:ident ( $($arg:expr),* )) => {
@@ -330,6 +402,16 @@ fn decode_rows(e: u32) -> (u64, u64) {
     let row0 = STEP_ROWS[e & 0xff];
     let row1 = row0 + EXTRA_LOW[(e >> 8) & 0x3f] + EXTRA_HIGH[(e >> 14) & 0xf];
     (row0, row1)
+}
+
+/// Packed rows back to a distance vector.
+#[inline(always)]
+pub(crate) fn dist_of_rows((row0, row1): (u64, u64)) -> Dist {
+    let (a, b) = (row0.to_le_bytes(), row1.to_le_bytes());
+    [
+        [a[0], a[1], a[2], a[3], a[4]],
+        [b[0], b[1], b[2], b[3], b[4]],
+    ]
 }
 
 /// A distance vector packed as [`decode_rows`] packs it.
@@ -442,6 +524,44 @@ fn build(len: usize, chows: bool) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn final_against_a_prepared_side_matches_merge_final() {
+        let t = tables();
+        // Real vectors: every arrangement of up to five tiles in one suit, against a few.
+        let sides = [
+            EMPTY,
+            LONE_TILE,
+            t.suit(&[1, 1, 1, 0, 0, 2, 0, 0, 0]),
+            t.honors(&[2, 1, 0, 0, 3, 0, 0]),
+        ];
+        let mut key = 0usize;
+        let mut checked = 0;
+        while key < 5usize.pow(9) {
+            let counts: Vec<u8> = (0..9).map(|r| ((key / 5usize.pow(r)) % 5) as u8).collect();
+            if counts.iter().map(|&c| c as u32).sum::<u32>() <= 5 {
+                let rows = t.rows_by_key(0, key);
+                let a = dist_of_rows(rows);
+                for b in &sides {
+                    assert_eq!(
+                        final_against(rows, &FinalSide::of::<4>(b)),
+                        merge_final::<4>(&a, b)
+                    );
+                    assert_eq!(
+                        final_against(rows, &FinalSide::of::<2>(b)),
+                        merge_final::<2>(&a, b)
+                    );
+                    assert_eq!(
+                        final_against(rows, &FinalSide::of::<0>(b)),
+                        merge_final::<0>(&a, b)
+                    );
+                    checked += 1;
+                }
+            }
+            key += 1;
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
 
     #[test]
     fn merge_matches_the_plain_loops() {
