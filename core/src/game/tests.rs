@@ -890,6 +890,8 @@ fn hz_invariants_hold_over_random_hands() {
         rob_kong: true,
         ..RuleSet::hangzhou()
     };
+    // Chows in which a 白 plays the flipped face: the variant must make some.
+    let mut white_chows = 0;
     for rules in [RuleSet::hangzhou(), RuleSet::hangzhou_mil(), variant] {
         for i in 0..400u64 {
             let setup = HandSetup {
@@ -900,6 +902,11 @@ fn hz_invariants_hold_over_random_hands() {
                 dealer_level: (i % 3 + 1) as u8,
             };
             let g = play(setup.clone(), i);
+            white_chows += Seat::ALL
+                .iter()
+                .flat_map(|&s| g.melds_of(s))
+                .filter(|m| m.whites > 0)
+                .count();
             let record = HandRecord::of(&g).unwrap();
             let mut r = Game::new(setup);
             r.check_invariants().unwrap();
@@ -930,6 +937,7 @@ fn hz_invariants_hold_over_random_hands() {
             }
         }
     }
+    assert!(white_chows > 0, "no chow used a 白 as the flipped face");
 }
 
 /// HZCFG's wild-count limits: holding two wilds a hand may not win on a discard (even under
