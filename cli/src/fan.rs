@@ -334,7 +334,7 @@ fn one_hangzhou(text: &str, rules: &RuleSet) -> Result<HzOutput, String> {
         .trim()
         .parse()
         .map_err(|e| format!("win_tile: {e}"))?;
-    let melds = input
+    let mut melds = input
         .melds
         .iter()
         .enumerate()
@@ -351,7 +351,6 @@ fn one_hangzhou(text: &str, rules: &RuleSet) -> Result<HzOutput, String> {
         _ => Some(wild),
     };
     // Wilds are never melded: under a flipped wild a meld showing its face holds 白 there.
-    let mut melds = melds;
     if let Some(face) = white_as {
         for m in &mut melds {
             m.whites = m.tiles().iter().filter(|&&x| x == face).count() as u8;

@@ -142,7 +142,7 @@ pub fn best(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> 
     // The regular shape is nearly always at the minimum: take its useful tiles in one pass.
     let (regular_base, regular_useful) = distance_and_improvers(c, sets);
     let regular = regular_base as i8 - 1;
-    let special = SpecialMasks::of(c).shanten(c, None, melds, regular);
+    let special = SpecialMasks::of(c).shanten(c, melds, regular);
     let mut useful = TileSet::EMPTY;
     if regular == special.min {
         useful.0 |= regular_useful & below_four(c);
@@ -230,7 +230,7 @@ impl<const K: usize> EachDiscard<K> {
             };
         }
         if melds <= 1 {
-            straight_after_each_discard(c, held, melds, &mut each.special);
+            straight_after_each_discard(c, &masks, held, melds, &mut each.special);
         }
         each
     }
@@ -293,7 +293,7 @@ fn best_after_each_discard_k<const K: usize>(
         }
     }
     // (group, what a discard leaves of it, the kinds of other groups that then help).
-    let mut seen = [(0usize, table::EMPTY, 0u64); KINDS];
+    let mut seen = [(0usize, table::EMPTY, 0u64); 14];
     let mut seen_len = 0;
     let mut pending = each.held;
     while pending != 0 {
@@ -423,7 +423,7 @@ fn after_each_discard_k<const K: usize>(c: &TileCounts, melds: usize) -> [i8; KI
 
 /// The minimum of `regular` and the special shapes' shanten for a hand.
 fn special_shanten(c: &[u8; KINDS], melds: usize, regular: i8) -> i8 {
-    SpecialMasks::of(c).shanten(c, None, melds, regular).min
+    SpecialMasks::of(c).shanten(c, melds, regular).min
 }
 
 /// A hand's kinds as bit masks: enough to count every special shape with a few popcounts,
@@ -496,16 +496,10 @@ impl SpecialMasks {
         m
     }
 
-    /// The special shapes of the hand these masks describe: `c` less one `removed` tile.
-    /// `regular` is the regular shape's shanten, which bounds the knitted-straight search.
+    /// The special shapes of the hand `c` these masks describe. `regular` is the regular
+    /// shape's shanten, which bounds the knitted-straight search.
     #[inline]
-    fn shanten(
-        &self,
-        c: &[u8; KINDS],
-        removed: Option<usize>,
-        melds: usize,
-        regular: i8,
-    ) -> Special {
+    fn shanten(&self, c: &[u8; KINDS], melds: usize, regular: i8) -> Special {
         let mut s = self.shanten_but_straight(melds, regular);
         if melds <= 1 {
             for n in 0..KNIT_MASKS.len() {
@@ -514,11 +508,7 @@ impl SpecialMasks {
                 if missing - 1 > s.min {
                     continue;
                 }
-                let mut work = *c;
-                if let Some(i) = removed {
-                    work[i] -= 1;
-                }
-                let rest = knit_rest(&work, n);
+                let rest = knit_rest(c, n);
                 let d = crate::hand::shapes_regular_distance(&rest, 1 - melds) as i8;
                 s.straight = s.straight.min(missing + d - 1);
                 s.min = s.min.min(s.straight);
@@ -552,6 +542,7 @@ impl SpecialMasks {
 /// whole-hand query per discard.
 fn straight_after_each_discard(
     c: &[u8; KINDS],
+    masks: &SpecialMasks,
     held: u64,
     melds: usize,
     out: &mut [Special; KINDS],
@@ -563,13 +554,9 @@ fn straight_after_each_discard(
         pending &= pending - 1;
         worst = worst.max(out[i].min);
     }
-    // The kinds of the hand, not just the discards asked about, decide what is missing.
-    let mut present = 0u64;
-    for (i, &x) in c.iter().enumerate() {
-        present |= u64::from(x > 0) << i;
-    }
     for (n, &m) in KNIT_MASKS.iter().enumerate() {
-        let missing = 9 - (present & m).count_ones() as i8;
+        // The whole hand's kinds, not just the discards asked about, decide what is missing.
+        let missing = 9 - masks.knit[n];
         // A discard never lowers the missing count: nothing here can beat any discard's best.
         if missing - 1 > worst {
             continue;

@@ -62,12 +62,7 @@ impl Tables {
     /// Distances of the suit (or honors, `group == 3`) with one tile of `rank_index` added.
     #[inline(always)]
     pub(crate) fn with_added(&self, group: usize, key: usize, rank_index: usize) -> Dist {
-        let k = key + POW5[rank_index];
-        if group == 3 {
-            decode(self.honors[k])
-        } else {
-            decode(self.suit[k])
-        }
+        dist_of_rows(self.with_added_rows(group, key, rank_index))
     }
 
     /// The rows (see [`Tables::rows_by_key`]) of the group with one tile of `rank_index`
@@ -129,11 +124,7 @@ impl Tables {
     /// Looks up a group's distances by key.
     #[inline(always)]
     pub(crate) fn by_key(&self, group: usize, key: usize) -> Dist {
-        if group == 3 {
-            decode(self.honors[key])
-        } else {
-            decode(self.suit[key])
-        }
+        dist_of_rows(self.rows_by_key(group, key))
     }
 }
 
@@ -355,41 +346,27 @@ const STEP_ROWS: [u64; 256] = {
 };
 
 /// Pair extras for entries 0–2 (six bits) and 3–4 (four bits), one per byte.
-const EXTRA_LOW: [u64; 64] = {
-    let mut out = [0u64; 64];
+const EXTRA_LOW: [u64; 64] = spread_fields(0);
+const EXTRA_HIGH: [u64; 16] = spread_fields(3);
+
+/// For every value of `N`'s worth of 2-bit fields, the fields one per byte from byte `first`.
+const fn spread_fields<const N: usize>(first: usize) -> [u64; N] {
+    let mut out = [0u64; N];
     let mut e = 0;
-    while e < 64 {
+    while e < N {
         let mut k = 0;
-        while k < 3 {
-            out[e] |= (((e >> (2 * k)) & 3) as u64) << (8 * k);
+        while 1 << (2 * k) < N {
+            out[e] |= (((e >> (2 * k)) & 3) as u64) << (8 * (k + first));
             k += 1;
         }
         e += 1;
     }
     out
-};
-const EXTRA_HIGH: [u64; 16] = {
-    let mut out = [0u64; 16];
-    let mut e = 0;
-    while e < 16 {
-        let mut k = 0;
-        while k < 2 {
-            out[e] |= (((e >> (2 * k)) & 3) as u64) << (8 * (k + 3));
-            k += 1;
-        }
-        e += 1;
-    }
-    out
-};
+}
 
 #[inline(always)]
 fn decode(e: u32) -> Dist {
-    let (row0, row1) = decode_rows(e);
-    let (a, b) = (row0.to_le_bytes(), row1.to_le_bytes());
-    [
-        [a[0], a[1], a[2], a[3], a[4]],
-        [b[0], b[1], b[2], b[3], b[4]],
-    ]
+    dist_of_rows(decode_rows(e))
 }
 
 /// An entry's two rows (no pair, pair) packed one distance per byte, `k` sets in byte `k`,
