@@ -582,7 +582,9 @@ fn describe(e: &Event, record: &HandRecord) -> String {
                 .map(|sc| {
                     sc.fans
                         .iter()
-                        .map(|f| format!("{} {} {}", f.name, f.en, fan_points(f.points, f.count)))
+                        .map(|f| {
+                            format!("{} {} {}", f.name(), f.en(), fan_points(f.points, f.count))
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 })
@@ -754,8 +756,8 @@ mod tests {
         assert!(lines[2].contains("draw"), "newest first:\n{out}");
         assert!(lines[3].starts_with(&format!("{:>6}", win_id.0)), "{out}");
         assert!(lines[3].contains("won"), "{out}");
-        let first_fan = &win.result.score.as_ref().unwrap().fans[0].name;
-        assert!(lines[3].contains(first_fan.as_str()), "{out}");
+        let first_fan = &win.result.score.as_ref().unwrap().fans[0].name();
+        assert!(lines[3].contains(*first_fan), "{out}");
         assert!(out.contains("Statistics over 2 hands"), "{out}");
         assert!(
             out.contains("wins               1  (50.0% of hands)"),
@@ -821,7 +823,7 @@ mod tests {
         let won = lines.iter().find(|l| l.contains(" wins on ")).unwrap();
         let score = win.result.score.as_ref().unwrap();
         assert!(won.ends_with(&format!("total {}", score.total)), "{won}");
-        assert!(won.contains(&score.fans[0].en), "{won}");
+        assert!(won.contains(&score.fans[0].en()), "{won}");
         assert!(out.contains("verified: the record replays"), "{out}");
         // Every event of the record has its line.
         let events = lines

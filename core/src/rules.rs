@@ -41,6 +41,7 @@ pub enum HangzhouTable {
 
 /// Hangzhou scoring options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HangzhouScoring {
     pub table: HangzhouTable,
     /// Cap: the largest multiplier (doubling) or fan count (fan sum); 0 for none.
@@ -123,6 +124,7 @@ fn is_default<T: Default + PartialEq>(t: &T) -> bool {
 
 /// Decision time limits, in seconds. The engine only states them; hosts enforce them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeLimits {
     /// The dealer's first discard.
     pub first_discard_secs: u32,
@@ -133,7 +135,11 @@ pub struct TimeLimits {
 }
 
 /// A complete description of the rules of a hand and a match.
+///
+/// Unknown fields are an error when read: a field this build does not know could change the
+/// game, so a record carrying one cannot be replayed faithfully.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RuleSet {
     /// The preset's name, e.g. `guobiao`.
     pub name: String,
@@ -141,8 +147,6 @@ pub struct RuleSet {
     pub version: u32,
     /// Play with the eight flowers (144 tiles) or without (136).
     pub flowers: bool,
-    /// Minimum fan points, flowers excluded, for a legal win (起和分).
-    pub min_points: u32,
     /// How the deal moves.
     pub dealer: DealerRule,
     /// Rounds in a match (one per prevalent wind).
@@ -156,7 +160,7 @@ pub struct RuleSet {
     /// On the discard after the wall's last tile only a win may be claimed (海底捞月).
     pub last_discard_win_only: bool,
     pub time: TimeLimits,
-    /// Chinese Official scoring options.
+    /// Chinese Official scoring options, the minimum (起和分) among them.
     pub mcr: McrOptions,
     // The fields below were added with the Hangzhou rules; their defaults are the Chinese
     // Official behaviour, so older records read back unchanged (and are written unchanged).
@@ -219,7 +223,6 @@ impl RuleSet {
             name: "guobiao".into(),
             version: 1,
             flowers: true,
-            min_points: 8,
             dealer: DealerRule::AlwaysPass,
             rounds: 4,
             hands_per_round: 4,
@@ -260,7 +263,6 @@ impl RuleSet {
             name: "hangzhou".into(),
             version: 1,
             flowers: false,
-            min_points: 0,
             dealer: DealerRule::WinnerDeals,
             rounds: 4,
             hands_per_round: 4,
@@ -346,7 +348,82 @@ impl RuleSet {
     pub fn tile_count(&self) -> usize {
         if self.flowers { 144 } else { 136 }
     }
+
+    /// Checks that the fields make a game the engine can play: every rule set read from
+    /// outside (a record, a saved match, a request) passes here before a hand is dealt.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let bad = |what: String| Err(RulesError(what));
+        if self.name.is_empty() || self.name.len() > MAX_NAME {
+            return bad(format!("a rule set's name has 1–{MAX_NAME} bytes"));
+        }
+        if self.flowers && self.wild == WildRule::Flipped {
+            // The tile turned up for 翻财神 could be a flower, which is never a face.
+            return bad("a flipped wild (翻财神) is played without flowers".into());
+        }
+        if self.wild != WildRule::None && self.hangzhou_scoring().is_none() {
+            return bad("wild tiles need the Hangzhou scorer".into());
+        }
+        if !(1..=4).contains(&self.rounds) {
+            return bad(format!(
+                "rounds {} (1–4, one per prevalent wind)",
+                self.rounds
+            ));
+        }
+        if !(1..=MAX_HANDS_PER_ROUND).contains(&self.hands_per_round) {
+            return bad(format!(
+                "hands_per_round {} (1–{MAX_HANDS_PER_ROUND})",
+                self.hands_per_round
+            ));
+        }
+        if self.dead_wall > MAX_DEAD_WALL {
+            return bad(format!(
+                "dead_wall {} (at most {MAX_DEAD_WALL})",
+                self.dead_wall
+            ));
+        }
+        if usize::from(self.kong_min_wall) > self.tile_count() {
+            return bad(format!(
+                "kong_min_wall {} is more than the wall",
+                self.kong_min_wall
+            ));
+        }
+        if self.dealer_max_level > MAX_DEALER_LEVEL
+            || self.dealer_start_level > self.dealer_max_level
+        {
+            return bad(format!(
+                "dealer levels start {} / max {} (0 ≤ start ≤ max ≤ {MAX_DEALER_LEVEL})",
+                self.dealer_start_level, self.dealer_max_level
+            ));
+        }
+        let t = &self.time;
+        for (what, secs) in [
+            ("first_discard_secs", t.first_discard_secs),
+            ("discard_secs", t.discard_secs),
+            ("claim_secs", t.claim_secs),
+        ] {
+            if !(1..=MAX_DECISION_SECS).contains(&secs) {
+                return bad(format!("time.{what} {secs} (1–{MAX_DECISION_SECS} s)"));
+            }
+        }
+        Ok(())
+    }
 }
+
+/// Longest rule set name.
+const MAX_NAME: usize = 64;
+/// Most deals per round.
+const MAX_HANDS_PER_ROUND: u8 = 16;
+/// Most never-drawn tiles: the wall must still deal every hand with room to play.
+const MAX_DEAD_WALL: u8 = 40;
+/// Highest dealer level: the dealer multiplier is 2^level.
+pub const MAX_DEALER_LEVEL: u8 = 6;
+/// Longest decision time limit (an hour).
+const MAX_DECISION_SECS: u32 = 3600;
+
+/// Why a rule set cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unplayable rules: {0}")]
+pub struct RulesError(pub String);
 
 impl Default for RuleSet {
     fn default() -> RuleSet {
@@ -378,6 +455,45 @@ mod tests {
         let back: RuleSet = serde_json::from_value(v).unwrap();
         assert_eq!(back, RuleSet::guobiao());
         assert!(back.rob_kong && back.kong_min_wall == 1);
+    }
+
+    #[test]
+    fn presets_are_valid_and_bad_combinations_are_not() {
+        for name in RuleSet::preset_names() {
+            RuleSet::preset(name).unwrap().validate().unwrap();
+        }
+        let flipped_with_flowers = RuleSet {
+            flowers: true,
+            wild: WildRule::Flipped,
+            ..RuleSet::hangzhou()
+        };
+        let e = flipped_with_flowers.validate().unwrap_err();
+        assert!(e.to_string().contains("flipped wild"), "{e}");
+        let mut r = RuleSet::hangzhou();
+        r.dealer_max_level = 255;
+        assert!(
+            r.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("dealer levels")
+        );
+        let mut r = RuleSet::guobiao();
+        r.time.claim_secs = 0;
+        assert!(r.validate().unwrap_err().to_string().contains("claim_secs"));
+        let mut r = RuleSet::guobiao();
+        r.dead_wall = 200;
+        assert!(r.validate().is_err());
+        let mut r = RuleSet::guobiao();
+        r.wild = WildRule::FixedWhite;
+        assert!(r.validate().is_err());
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let mut v = serde_json::to_value(RuleSet::guobiao()).unwrap();
+        v["min_point"] = 0.into();
+        let e = serde_json::from_value::<RuleSet>(v).unwrap_err();
+        assert!(e.to_string().contains("min_point"), "{e}");
     }
 
     #[test]

@@ -106,8 +106,10 @@ impl HistoryStore {
         played_at: i64,
         match_id: Option<i64>,
     ) -> Result<i64, TongchengError> {
-        let record = HandRecord::from_json(&record_json)
-            .map_err(|message| TongchengError::InvalidInput { message })?;
+        let record =
+            HandRecord::from_json(&record_json).map_err(|e| TongchengError::InvalidInput {
+                message: e.to_string(),
+            })?;
         let id =
             self.lock()
                 .add_hand(&record, seat(seat_index)?, played_at, match_id.map(MatchId))?;

@@ -278,8 +278,8 @@ impl ResultModel {
                         .iter()
                         .map(|f| FanModel {
                             id: f.id,
-                            zh: f.name.clone(),
-                            en: f.en.clone(),
+                            zh: f.name().to_string(),
+                            en: f.en().to_string(),
                             points: f.points,
                             count: f.count,
                         })

@@ -254,8 +254,9 @@ impl GameSession {
 /// Replays a hand record (JSON) and checks it; the events of the replay as text lines.
 #[uniffi::export]
 pub fn verify_record(record_json: String) -> Result<Vec<String>, TongchengError> {
-    let record = HandRecord::from_json(&record_json)
-        .map_err(|message| TongchengError::InvalidInput { message })?;
+    let record = HandRecord::from_json(&record_json).map_err(|e| TongchengError::InvalidInput {
+        message: e.to_string(),
+    })?;
     let game: Game =
         tongcheng_core::record::replay(&record).map_err(|e| TongchengError::InvalidInput {
             message: e.to_string(),

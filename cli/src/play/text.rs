@@ -322,7 +322,7 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
             };
             out.extend(wrap_text(
                 &format!("  {:>3}  ", f.points * f.count),
-                &format!("{} {}{times}", f.name, f.en),
+                &format!("{} {}{times}", f.name(), f.en()),
             ));
         }
         out.push(format!("  {:>3}  total", s.total));

@@ -1084,7 +1084,7 @@ impl App {
                     } else {
                         String::new()
                     };
-                    format!("{:>3}  {} {}{times}", f.points * f.count, f.name, f.en)
+                    format!("{:>3}  {} {}{times}", f.points * f.count, f.name(), f.en())
                 })
                 .collect();
             if fans.len() > 9 {

@@ -13,6 +13,7 @@ use crate::tile::Tile;
 
 /// A meld as shown on the table: a concealed kong's face is hidden from other seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TableMeld {
     pub kind: MeldKind,
     /// `None` for another seat's concealed kong (laid face down).
@@ -46,7 +47,7 @@ impl TableMeld {
 
 /// Something that happened at the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
     /// 笃老: the new dealer rolled `dice` for his starting level (`level`), before the deal.
     DiceRolled {

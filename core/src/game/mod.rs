@@ -16,7 +16,7 @@ mod scoring;
 
 pub use events::{Decision, DecisionKind, Event, SeatView, TableMeld};
 pub use matches::{HandSummary, Match};
-pub use scoring::{FanLine, WinScore};
+pub use scoring::{FanLine, Scorer, WinScore};
 
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,12 @@ use crate::wall::{Seed, Wall};
 
 /// Something a seat does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", content = "tile", rename_all = "snake_case")]
+#[serde(
+    tag = "type",
+    content = "tile",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum Action {
     /// Discard this tile.
     Discard(Tile),
@@ -99,6 +104,7 @@ enum Phase {
 
 /// A discard as it lies on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Discard {
     pub tile: Tile,
     /// Taken by another seat into a meld (shown there instead).
@@ -107,6 +113,7 @@ pub struct Discard {
 
 /// How a finished hand ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HandResult {
     /// The winner, or `None` for a draw (荒牌).
     pub winner: Option<Seat>,
@@ -126,6 +133,7 @@ pub struct HandResult {
 
 /// Everything that fixes a hand before the first action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HandSetup {
     pub rules: RuleSet,
     pub seed: Seed,

@@ -5,25 +5,77 @@ use serde::{Deserialize, Serialize};
 
 use crate::hand::Meld;
 use crate::rules::RuleSet;
-use crate::score::mcr;
+use crate::score::{hangzhou, mcr};
 use crate::seat::{Seat, Wind};
 use crate::tile::{Tile, TileCounts};
 
-/// One fan of a breakdown.
+/// Which scorer a fan line comes from: with the fan's id, the line's stable key. Ids are
+/// numbered per scorer, so a Hangzhou element and a Chinese Official fan never share a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scorer {
+    /// Chinese Official (国标): ids 1–81 of `mcr-fans.tsv`, 82 for the 5-point 明暗杠.
+    Mcr,
+    /// Hangzhou elements: ids from [`hangzhou::ELEMENTS`] (1-based, append-only).
+    Hangzhou,
+}
+
+impl Scorer {
+    /// The key's text form, as the history stores it: `mcr` or `hangzhou`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scorer::Mcr => "mcr",
+            Scorer::Hangzhou => "hangzhou",
+        }
+    }
+
+    /// The scorer named `s` ([`Scorer::name`]).
+    pub fn from_name(s: &str) -> Option<Scorer> {
+        match s {
+            "mcr" => Some(Scorer::Mcr),
+            "hangzhou" => Some(Scorer::Hangzhou),
+            _ => None,
+        }
+    }
+
+    /// Chinese and English names of fan `id`, or `None` for an id this scorer does not have.
+    pub fn fan_names(self, id: u8) -> Option<(&'static str, &'static str)> {
+        match self {
+            Scorer::Mcr => mcr::fan_by_id(id).map(|f| (f.zh, f.en)),
+            Scorer::Hangzhou => hangzhou::ELEMENTS
+                .get(usize::from(id).checked_sub(1)?)
+                .map(|e| (e.1, e.2)),
+        }
+    }
+}
+
+/// One fan of a breakdown. Records keep only stable values (scorer, id, points, count);
+/// names are looked up for display, so a renamed fan never breaks an old record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FanLine {
+    pub scorer: Scorer,
     pub id: u8,
-    /// Chinese name.
-    pub name: String,
-    /// English name.
-    pub en: String,
-    /// Points per occurrence.
+    /// Points per occurrence (Hangzhou: the element's factor or fans).
     pub points: u32,
     pub count: u32,
 }
 
+impl FanLine {
+    /// Chinese name.
+    pub fn name(&self) -> &'static str {
+        self.scorer.fan_names(self.id).map_or("?", |n| n.0)
+    }
+
+    /// English name.
+    pub fn en(&self) -> &'static str {
+        self.scorer.fan_names(self.id).map_or("?", |n| n.1)
+    }
+}
+
 /// The score of a win: its fans, total (flowers included) and whether it reaches the minimum.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WinScore {
     pub fans: Vec<FanLine>,
     pub total: u32,
@@ -57,17 +109,14 @@ pub(super) fn evaluate(rules: &RuleSet, q: &WinQuery) -> Option<WinScore> {
     ctx.seat_wind = q.seat_wind;
     ctx.round_wind = q.round_wind;
     ctx.flowers = q.flowers.min(mcr::MAX_FLOWERS);
-    let mut opts = rules.mcr;
-    opts.min_points = rules.min_points;
-    let b = mcr::score(&ctx, &opts).ok()?;
+    let b = mcr::score(&ctx, &rules.mcr).ok()?;
     Some(WinScore {
         fans: b
             .fans
             .iter()
             .map(|f| FanLine {
+                scorer: Scorer::Mcr,
                 id: f.id,
-                name: f.fan().zh.to_string(),
-                en: f.fan().en.to_string(),
                 points: f.fan().points as u32,
                 count: f.count as u32,
             })
@@ -85,16 +134,14 @@ pub(super) fn payments(total: u32, winner: Seat, discarder: Option<Seat>) -> [i3
 
 /// A Hangzhou score in the table's breakdown form: each element a line (`points` is its factor
 /// or fans), `total` the hand multiplier M.
-pub(super) fn from_hangzhou(s: &crate::score::hangzhou::HzScore, valid: bool) -> WinScore {
+pub(super) fn from_hangzhou(s: &hangzhou::HzScore, valid: bool) -> WinScore {
     WinScore {
         fans: s
             .elements
             .iter()
-            .enumerate()
-            .map(|(i, e)| FanLine {
-                id: i as u8,
-                name: e.zh.to_string(),
-                en: e.en.to_string(),
+            .map(|e| FanLine {
+                scorer: Scorer::Hangzhou,
+                id: hangzhou::element_id(e.key),
                 points: e.value,
                 count: e.count,
             })

@@ -42,6 +42,7 @@ pub enum MeldKind {
 
 /// A declared set: chow, pung or kong, with where its claimed tile came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Meld {
     pub kind: MeldKind,
     /// The lowest tile (the tile itself for pungs and kongs).

@@ -884,8 +884,10 @@ impl HistoryStore {
                 return Err(bad("the record is a number, not JSON"));
             }
         };
-        let record = HandRecord::from_json(text)
-            .map_err(|reason| HistoryError::BadRecord { id: id.0, reason })?;
+        let record = HandRecord::from_json(text).map_err(|reason| HistoryError::BadRecord {
+            id: id.0,
+            reason: reason.to_string(),
+        })?;
         // A seat is any byte in JSON; the engine indexes by the dealer's seat, so a record
         // naming a fifth seat must stop here.
         if record.setup.dealer.0 > 3 {

@@ -244,7 +244,7 @@ pub(crate) fn insert_fans(
         }
     }
     for (f, count) in merged {
-        name.execute(params![f.id, f.name, f.en, f.points])?;
+        name.execute(params![f.id, f.name(), f.en(), f.points])?;
         fan.execute(params![hand_id, f.id, count])?;
     }
     Ok(())

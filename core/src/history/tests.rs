@@ -158,7 +158,11 @@ fn check_entry(e: &HandEntry, r: &HandRecord, seat: Seat) {
             .unwrap();
         assert_eq!(
             (&f.name, &f.en, f.points),
-            (&line.name, &line.en, line.points)
+            (
+                &line.name().to_string(),
+                &line.en().to_string(),
+                line.points
+            )
         );
     }
     // Fans are listed biggest first.
@@ -706,7 +710,7 @@ fn insert_at_version(
                 c.execute(
                     "INSERT INTO fan_names (fan_id, name, en, points) VALUES (?1, ?2, ?3, ?4)
                      ON CONFLICT (fan_id) DO NOTHING",
-                    params![f.id, f.name, f.en, f.points],
+                    params![f.id, f.name(), f.en(), f.points],
                 )
                 .unwrap();
                 c.execute(

@@ -227,6 +227,31 @@ const QING_QI_DUI: (&str, &str, &str) = ("qing_qi_dui", "清七对", "Seven pair
 const SHI_FENG: (&str, &str, &str) = ("shi_feng", "十风", "Ten honor discards");
 const SI_BAI: (&str, &str, &str) = ("si_bai", "4个白板", "All four 白 held or discarded as 财飘");
 
+/// Every element as `(key, zh, en)`; an element's stable id is its position here plus one.
+/// Records and histories store that id, so this list is append-only.
+pub const ELEMENTS: [(&str, &str, &str); 11] = [
+    PING_HU,
+    QI_DUI,
+    HAO_HUA,
+    BAO_TOU,
+    CAI_PIAO,
+    GANG_KAI,
+    GANG_PIAO,
+    WU_CAI,
+    QING_QI_DUI,
+    SHI_FENG,
+    SI_BAI,
+];
+
+/// The stable id (1-based position in [`ELEMENTS`]) of the element keyed `key`; 0 for a key
+/// that is not there (never for an element this scorer makes).
+pub fn element_id(key: &str) -> u8 {
+    ELEMENTS
+        .iter()
+        .position(|e| e.0 == key)
+        .map_or(0, |i| i as u8 + 1)
+}
+
 fn el(e: (&'static str, &'static str, &'static str), value: u32, count: u32) -> Element {
     Element {
         key: e.0,

@@ -40,7 +40,7 @@ pub const MAX_FLOWERS: u8 = 8;
 /// Where practice differs from the 1998 rules text (mcr-scoring.md §7). The default is the
 /// 1998 reading; a `RuleSet` embeds these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct McrOptions {
     /// Score exactly one melded plus one concealed kong as the 5-point 明暗杠 of later drafts
     /// and pymahjonggb, instead of 明杠 1 + 暗杠 2 (§7 item 6).
