@@ -245,7 +245,10 @@ impl HandRecord {
 }
 
 /// Upgrade steps: `UPGRADES[k]` takes a record from version `k + 1` to `k + 2`.
-const UPGRADES: &[fn(&mut Value) -> Result<(), String>] = &[upgrade_v1];
+const UPGRADES: &[Upgrade] = &[upgrade_v1];
+
+/// One step of the upgrade chain: rewrites a record's JSON in place.
+type Upgrade = fn(&mut Value) -> Result<(), String>;
 
 /// v1 → v2: the minimum moves into the Chinese Official options; fan lines lose their names
 /// and gain their scorer (v1 Hangzhou ids were list positions, so they are found by name);
