@@ -823,7 +823,7 @@ mod tests {
         let won = lines.iter().find(|l| l.contains(" wins on ")).unwrap();
         let score = win.result.score.as_ref().unwrap();
         assert!(won.ends_with(&format!("total {}", score.total)), "{won}");
-        assert!(won.contains(&score.fans[0].en()), "{won}");
+        assert!(won.contains(score.fans[0].en()), "{won}");
         assert!(out.contains("verified: the record replays"), "{out}");
         // Every event of the record has its line.
         let events = lines
