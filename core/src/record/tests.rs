@@ -71,7 +71,8 @@ fn tampered(edit: impl Fn(&mut Value)) -> Result<Game, String> {
 
 #[test]
 fn tampered_rules_setup_and_fans_are_named() {
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
         (
             "minimum",
             Box::new(|v| v["setup"]["rules"]["mcr"]["min_points"] = 0.into()),
