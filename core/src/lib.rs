@@ -14,6 +14,7 @@ pub mod rules;
 pub mod score;
 pub mod seat;
 pub mod shanten;
+pub mod table;
 pub mod tile;
 pub mod wall;
 

@@ -18,7 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Action, DecisionKind, SeatView};
+use crate::game::{Action, Decision, DecisionKind, SeatView};
 use crate::hand::{KongKind, Meld, MeldKind};
 use crate::shanten::{after_each_discard, best_after_each_discard, shanten_number};
 use crate::tile::{Tile, TileCounts};
@@ -29,6 +29,16 @@ use knowledge::Knowledge;
 pub trait Bot: Send {
     /// `view.decision` is present whenever the host asks.
     fn choose(&mut self, view: &SeatView) -> Action;
+
+    /// The choice from the pending decision alone, for bots that need no table (the host
+    /// then skips building a view); `None` asks for [`Bot::choose`].
+    fn choose_fast(&mut self, _decision: &Decision) -> Option<Action> {
+        None
+    }
+
+    /// A new hand begins: the host hands over this hand's seed, so every hand's choices
+    /// depend on the table's seed, the hand and the seat alone.
+    fn new_hand(&mut self, _seed: u64) {}
 }
 
 /// The simplest player: wins whenever it may, otherwise picks a random legal action. Used by
@@ -54,22 +64,18 @@ impl SimplePlayer {
     }
 }
 
-/// Plays a whole hand with four simple players, seat `i` seeded `player_seed × 4 + i`: the
-/// engine's soak driver (`tongcheng simulate`) and the tests' and benchmarks' source of real
-/// records.
+/// Plays a whole hand with four simple players on a [`crate::table::Table`] whose bot seed
+/// is `player_seed`: the tests' and benchmarks' source of real records.
 pub fn play_simple_hand(setup: crate::game::HandSetup, player_seed: u64) -> crate::game::Game {
-    let mut game = crate::game::Game::new(setup);
-    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| {
-        SimplePlayer::new(player_seed.wrapping_mul(4).wrapping_add(i as u64))
+    use crate::table::{Clock, Deal, Player, Step, Table, TableConfig};
+    let mut t = Table::new(TableConfig {
+        deal: Deal::Hand(setup),
+        players: [Player::Random; 4],
+        bot_seed: player_seed,
+        clock: Clock::Off,
     });
-    while !game.is_finished() {
-        for seat in game.pending_seats() {
-            let action = players[seat.index()].pick(&game.legal_actions(seat));
-            game.apply(seat, action)
-                .expect("a simple player picks a legal action");
-        }
-    }
-    game
+    while t.step(0) != Step::HandOver {}
+    t.game().clone()
 }
 
 impl Bot for SimplePlayer {
@@ -78,6 +84,14 @@ impl Bot for SimplePlayer {
             Some(d) => self.pick(&d.legal),
             None => Action::Pass,
         }
+    }
+
+    fn choose_fast(&mut self, decision: &Decision) -> Option<Action> {
+        Some(self.pick(&decision.legal))
+    }
+
+    fn new_hand(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 }
 
@@ -135,6 +149,10 @@ impl LevelBot {
 }
 
 impl Bot for LevelBot {
+    fn new_hand(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     fn choose(&mut self, view: &SeatView) -> Action {
         let Some(d) = &view.decision else {
             return Action::Pass;

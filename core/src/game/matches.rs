@@ -43,6 +43,8 @@ pub struct Match {
     history: Vec<HandSummary>,
     game: Game,
     finished: bool,
+    /// A one-hand "match" ([`Match::single`]): over once its hand is booked.
+    one_hand: bool,
 }
 
 impl Match {
@@ -68,6 +70,26 @@ impl Match {
             history: Vec::new(),
             game,
             finished: false,
+            one_hand: false,
+        }
+    }
+
+    /// One hand dealt from `setup`, hosted like a match of one (the arena, the soak, tests).
+    pub fn single(setup: HandSetup) -> Match {
+        Match {
+            rules: setup.rules.clone(),
+            seed: setup.seed,
+            hand_index: 0,
+            dealer: setup.dealer,
+            dealer_level: setup.dealer_level,
+            deal_moves: 0,
+            round: setup.prevalent.index() as u8,
+            seating: Seat::ALL,
+            scores: [0; 4],
+            history: Vec::new(),
+            game: Game::new(setup),
+            finished: false,
+            one_hand: true,
         }
     }
 
@@ -182,7 +204,7 @@ impl Match {
         // A cap keeps a dealer who never loses from playing forever.
         let cap = 4 * self.rules.rounds as u32 * self.rules.hands_per_round as u32;
         self.hand_index += 1;
-        if self.round >= self.rules.rounds || self.hand_index >= cap {
+        if self.one_hand || self.round >= self.rules.rounds || self.hand_index >= cap {
             self.finished = true;
             return false;
         }

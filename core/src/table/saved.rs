@@ -1,0 +1,117 @@
+//! The saved form of a table: its configuration and every action so far, enough to rebuild
+//! it exactly (an unfinished match kept on quit, a table moved between server nodes).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Table, TableConfig, recorded};
+use crate::record::RecordedAction;
+use crate::rules::RulesError;
+
+/// The saved-table format this build writes.
+pub const SAVED_TABLE_VERSION: u32 = 1;
+
+/// Longest saved table read: a match is at most a few hundred hands of ~150 actions.
+const MAX_SAVED_BYTES: usize = 16 << 20;
+
+/// A table as saved: rebuilt by [`Table::resume`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedTable {
+    pub version: u32,
+    pub config: TableConfig,
+    /// Every action so far, hand by hand; the last is the hand being played.
+    pub hands: Vec<Vec<RecordedAction>>,
+}
+
+/// Why a table could not be made or rebuilt. Nothing is changed by any of these.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error("{0}")]
+    Rules(RulesError),
+    #[error("the table's setup is impossible: {0}")]
+    Setup(String),
+    #[error("player {0} is not a bot's slot")]
+    NotABot(usize),
+    #[error("saved in format {0} (this build reads format {SAVED_TABLE_VERSION})")]
+    Version(u32),
+    #[error("not a saved table: {0}")]
+    Malformed(String),
+    #[error("hand {hand}, action {action}: {reason}")]
+    Replay {
+        hand: usize,
+        action: usize,
+        reason: String,
+    },
+}
+
+impl SavedTable {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("saved tables serialize")
+    }
+
+    /// Reads a saved table (bounded in size, unknown fields refused).
+    pub fn from_json(s: &str) -> Result<SavedTable, TableError> {
+        if s.len() > MAX_SAVED_BYTES {
+            return Err(TableError::Malformed(format!(
+                "{} bytes is too long",
+                s.len()
+            )));
+        }
+        serde_json::from_str(s).map_err(|e| TableError::Malformed(e.to_string()))
+    }
+}
+
+impl Table {
+    /// What to save so that [`Table::resume`] rebuilds this exact state.
+    pub fn saved(&self) -> SavedTable {
+        let mut hands = self.played.clone();
+        if !self.is_over() {
+            // The hand being played, even with no move yet, so the count of hands is right.
+            hands.push(recorded(self.game()));
+        }
+        SavedTable {
+            version: SAVED_TABLE_VERSION,
+            config: self.config.clone(),
+            hands,
+        }
+    }
+
+    /// Rebuilds a saved table by replaying its actions. Each bot is asked again at its
+    /// decisions, so it carries on with the same random state.
+    pub fn resume(saved: &SavedTable) -> Result<Table, TableError> {
+        if saved.version != SAVED_TABLE_VERSION {
+            return Err(TableError::Version(saved.version));
+        }
+        let mut t = Table::try_new(saved.config.clone())?;
+        for (h, actions) in saved.hands.iter().enumerate() {
+            let fail = |action: usize, reason: String| TableError::Replay {
+                hand: h + 1,
+                action,
+                reason,
+            };
+            if t.is_over() {
+                return Err(fail(0, "saved after the match was over".into()));
+            }
+            for (i, ra) in actions.iter().enumerate() {
+                if t.game().is_finished() {
+                    return Err(fail(i + 1, "the hand was already over".into()));
+                }
+                if t.game().is_pending(ra.seat) && t.bots[t.play.player_at(ra.seat)].is_some() {
+                    let _ = t.ask_bot(ra.seat);
+                }
+                t.play
+                    .apply(ra.seat, ra.action)
+                    .map_err(|e| fail(i + 1, e.to_string()))?;
+            }
+            if t.game().is_finished() {
+                t.next_hand();
+            } else if h + 1 != saved.hands.len() {
+                return Err(fail(
+                    actions.len(),
+                    "unfinished, but more hands follow".into(),
+                ));
+            }
+        }
+        Ok(t)
+    }
+}

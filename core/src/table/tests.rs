@@ -1,0 +1,259 @@
+use super::*;
+use crate::game::DecisionKind;
+use crate::record::replay;
+use crate::rules::WildRule;
+use crate::seat::Wind;
+
+/// Steps the table; the person in slot 0 plays the timeout action, up to `stop` decisions.
+fn play(t: &mut Table, stop: usize) -> usize {
+    let mut n = 0;
+    while n < stop {
+        match t.run_bots() {
+            Step::Waiting { .. } => {
+                let d = t.decision(0).expect("the person is waited for");
+                t.act(0, d.on_timeout).unwrap();
+                n += 1;
+            }
+            Step::HandOver => {
+                if !t.next_hand() {
+                    break;
+                }
+            }
+            Step::Acted { .. } => unreachable!("run_bots returns on people or the end"),
+        }
+    }
+    n
+}
+
+#[test]
+fn a_match_against_bots_plays_to_the_end_and_every_hand_verifies() {
+    let mut t = Table::new(TableConfig::match_against_bots(Level::Normal, 3));
+    let mut records = Vec::new();
+    loop {
+        match t.run_bots() {
+            Step::Waiting { .. } => {
+                let d = t.decision(0).unwrap();
+                t.act(0, d.on_timeout).unwrap();
+            }
+            Step::HandOver => {
+                records.push(t.record().unwrap());
+                if !t.next_hand() {
+                    break;
+                }
+            }
+            Step::Acted { .. } => unreachable!(),
+        }
+    }
+    assert!(t.is_over());
+    assert_eq!(records.len(), 16);
+    assert_eq!(t.match_state().scores().iter().sum::<i32>(), 0);
+    for r in &records {
+        replay(r).unwrap();
+    }
+}
+
+#[test]
+fn the_same_config_and_answers_give_the_same_match() {
+    let mut a = Table::new(TableConfig::match_against_bots(Level::Hard, 9));
+    let mut b = Table::new(TableConfig::match_against_bots(Level::Hard, 9));
+    play(&mut a, 80);
+    play(&mut b, 80);
+    assert_eq!(a.saved(), b.saved());
+}
+
+#[test]
+fn a_resumed_table_continues_exactly() {
+    let mut a = Table::new(TableConfig::match_against_bots(Level::Normal, 11));
+    play(&mut a, 40);
+    let saved = SavedTable::from_json(&a.saved().to_json()).unwrap();
+    let mut b = Table::resume(&saved).unwrap();
+    assert_eq!(b.match_state().hand_index(), a.match_state().hand_index());
+    assert_eq!(b.view(0), a.view(0));
+    play(&mut a, 60);
+    play(&mut b, 60);
+    assert_eq!(b.saved(), a.saved());
+}
+
+#[test]
+fn a_damaged_save_is_an_error_not_a_panic() {
+    let good = Table::new(TableConfig::match_against_bots(Level::Easy, 1)).saved();
+    let mut s = good.clone();
+    s.hands = vec![vec![RecordedAction {
+        seat: Seat(2),
+        action: Action::Win,
+    }]];
+    assert!(matches!(Table::resume(&s), Err(TableError::Replay { .. })));
+    let mut s = good.clone();
+    s.version = 99;
+    assert!(matches!(Table::resume(&s), Err(TableError::Version(99))));
+    // Rules the engine cannot play (a flipped wild with flowers) are refused up front.
+    let mut s = good.clone();
+    if let Deal::Match { rules, .. } = &mut s.config.deal {
+        *rules = RuleSet {
+            flowers: true,
+            wild: WildRule::Flipped,
+            ..RuleSet::hangzhou()
+        };
+    }
+    let e = Table::resume(&s).err().expect("refused");
+    assert!(e.to_string().contains("flipped wild"), "{e}");
+    let mut json: serde_json::Value = serde_json::to_value(&good).unwrap();
+    json["config"]["players"][1] = "wizard".into();
+    assert!(SavedTable::from_json(&json.to_string()).is_err());
+    json["config"]["players"][1] = serde_json::json!({"bot": "normal"});
+    json["extra"] = 1.into();
+    assert!(SavedTable::from_json(&json.to_string()).is_err());
+    assert!(SavedTable::from_json(&"x".repeat(MAX_TEST_LEN)).is_err());
+}
+
+const MAX_TEST_LEN: usize = 100;
+
+#[test]
+fn people_are_timed_by_the_clock_and_fall_back_on_timeout() {
+    let mut t = Table::new(TableConfig::match_against_bots(Level::Easy, 5));
+    // The dealer (the person, seat 0) has the first discard: 30 s under guobiao.
+    let Step::Waiting { deadline_ms } = t.step(1_000) else {
+        panic!("the dealer's first discard is the person's")
+    };
+    assert_eq!(deadline_ms, Some(31_000));
+    assert_eq!(t.deadline(0), Some(31_000));
+    assert_eq!(t.step(30_999), Step::Waiting { deadline_ms });
+    let before = t.game().actions().len();
+    let d = t.decision(0).unwrap();
+    match t.step(31_000) {
+        Step::Acted {
+            seat,
+            action,
+            timed_out: true,
+            ..
+        } => {
+            assert_eq!((seat, action), (Seat(0), d.on_timeout));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(t.game().actions().len(), before + 1);
+    assert_eq!(t.timeouts(0), 1);
+    // A person who acts is no longer counted as timing out.
+    loop {
+        match t.step(31_000) {
+            Step::Acted { .. } => {}
+            Step::Waiting { .. } => break,
+            Step::HandOver => panic!("the hand ended without the person"),
+        }
+    }
+    let d = t.decision(0).unwrap();
+    t.act(0, d.on_timeout).unwrap();
+    assert_eq!(t.timeouts(0), 0);
+}
+
+#[test]
+fn a_relaxed_or_stopped_clock_gives_people_time() {
+    let mut config = TableConfig::match_against_bots(Level::Easy, 5);
+    config.clock = Clock::Relaxed;
+    let mut t = Table::new(config.clone());
+    assert_eq!(
+        t.step(0),
+        Step::Waiting {
+            deadline_ms: Some(120_000)
+        }
+    );
+    config.clock = Clock::Off;
+    let mut t = Table::new(config);
+    assert_eq!(t.step(0), Step::Waiting { deadline_ms: None });
+    assert_eq!(t.step(u64::MAX), Step::Waiting { deadline_ms: None });
+}
+
+#[test]
+fn bots_seats_and_illegal_actions_are_refused_without_change() {
+    let mut t = Table::new(TableConfig::match_against_bots(Level::Easy, 2));
+    let before = t.saved();
+    assert!(t.act(1, Action::Pass).is_err());
+    assert!(t.act(0, Action::Pung).is_err());
+    assert_eq!(t.saved(), before);
+    assert!(
+        t.set_bot(0, Box::new(LevelBot::new(Level::Hard, 1)))
+            .is_err()
+    );
+    assert!(
+        t.set_bot(1, Box::new(LevelBot::new(Level::Hard, 1)))
+            .is_ok()
+    );
+}
+
+#[test]
+fn each_player_takes_its_own_events_once() {
+    let mut t = Table::new(TableConfig::match_against_bots(Level::Easy, 4));
+    play(&mut t, 3);
+    let first = t.take_events(0);
+    assert!(!first.is_empty());
+    assert!(t.take_events(0).is_empty(), "events are taken once");
+    let seat = t.seat_of(0);
+    let third = t.take_events(2);
+    for (viewer, events) in [(seat, &first), (t.seat_of(2), &third)] {
+        for e in events {
+            if let Event::Dealt { seat: s, tiles } = e {
+                assert_eq!(tiles.is_some(), *s == viewer, "{e:?}");
+            }
+        }
+    }
+    let all: Vec<Event> = t.game().events_for(seat);
+    assert_eq!(first, all[..first.len()]);
+}
+
+#[test]
+fn one_hand_tables_deal_from_their_setup() {
+    let setup = HandSetup {
+        rules: RuleSet::hangzhou(),
+        seed: Seed::from_u64(8),
+        dealer: Seat(2),
+        prevalent: Wind::West,
+        dealer_level: 2,
+    };
+    let mut t = Table::new(TableConfig {
+        deal: Deal::Hand(setup.clone()),
+        players: [Player::Bot(Level::Normal); 4],
+        bot_seed: 1,
+        clock: Clock::Off,
+    });
+    assert_eq!(t.run_bots(), Step::HandOver);
+    assert_eq!(t.game().setup(), &setup);
+    assert!(!t.next_hand());
+    assert!(t.is_over());
+    // A dealer level the rules do not have is refused.
+    let bad = TableConfig {
+        deal: Deal::Hand(HandSetup {
+            dealer_level: 5,
+            ..setup
+        }),
+        players: [Player::Random; 4],
+        bot_seed: 1,
+        clock: Clock::Off,
+    };
+    assert!(matches!(Table::try_new(bad), Err(TableError::Setup(_))));
+}
+
+#[test]
+fn people_see_claims_as_decisions() {
+    // Over a few hands the person is offered at least one claim window, and answering it
+    // with a pass lets the bots carry on.
+    let mut t = Table::new(TableConfig::match_against_bots(Level::Normal, 21));
+    let mut claims = 0;
+    for _ in 0..300 {
+        match t.run_bots() {
+            Step::Waiting { .. } => {
+                let d = t.decision(0).unwrap();
+                if matches!(d.kind, DecisionKind::Claim { .. }) {
+                    claims += 1;
+                }
+                t.act(0, d.on_timeout).unwrap();
+            }
+            Step::HandOver => {
+                if !t.next_hand() {
+                    break;
+                }
+            }
+            Step::Acted { .. } => unreachable!(),
+        }
+    }
+    assert!(claims > 0);
+}
