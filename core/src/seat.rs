@@ -74,9 +74,36 @@ impl std::str::FromStr for Wind {
 }
 
 /// A place at the table, 0–3 in turn order. Seat 0 sits East in the first hand of a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// In JSON a plain number; deserializing checks it: a seat above 3 is an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct Seat(pub u8);
+
+impl<'de> Deserialize<'de> for Seat {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
+        // Read a wide number so that 300 gets the same message as 7, not a u8 range error.
+        let n = u64::deserialize(d)?;
+        Seat::checked(n).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A seat number that is no seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("seat {0} does not exist (seats are 0–3)")]
+pub struct NoSuchSeat(pub u64);
+
+impl Seat {
+    /// The seat numbered `n`, if there is one (0–3).
+    pub fn checked(n: impl Into<u64>) -> Result<Seat, NoSuchSeat> {
+        let n = n.into();
+        if n < 4 {
+            Ok(Seat(n as u8))
+        } else {
+            Err(NoSuchSeat(n))
+        }
+    }
+}
 
 impl Seat {
     /// All four seats in turn order.
@@ -105,5 +132,36 @@ impl Seat {
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "seat {}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_deserialize_checked_as_plain_numbers() {
+        for n in 0..4u8 {
+            let s: Seat = serde_json::from_str(&n.to_string()).unwrap();
+            assert_eq!(s, Seat(n));
+            assert_eq!(serde_json::to_string(&s).unwrap(), n.to_string());
+        }
+        for bad in ["4", "7", "255", "300", "18446744073709551615"] {
+            let e = serde_json::from_str::<Seat>(bad).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("seat {bad} does not exist (seats are 0–3)")),
+                "{e}"
+            );
+        }
+        for bad in ["-1", "1.5", "\"1\"", "null"] {
+            assert!(serde_json::from_str::<Seat>(bad).is_err(), "{bad}");
+        }
+        let v: Vec<Seat> = serde_json::from_str("[3,0]").unwrap();
+        assert_eq!(v, [Seat(3), Seat(0)]);
+        assert_eq!(Seat::checked(3u8), Ok(Seat(3)));
+        assert_eq!(
+            Seat::checked(9u8).unwrap_err().to_string(),
+            "seat 9 does not exist (seats are 0–3)"
+        );
     }
 }

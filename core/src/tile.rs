@@ -269,13 +269,22 @@ impl fmt::Debug for Tile {
     }
 }
 
+/// Exactly one tile in its two-character notation (`5m`, `7z`, `1f`): a digit and a suit
+/// letter, nothing else — no spaces, no second tile.
 impl std::str::FromStr for Tile {
     type Err = TileError;
     fn from_str(s: &str) -> Result<Tile, TileError> {
-        let tiles = parse_tiles(s)?;
-        match tiles.as_slice() {
-            [t] => Ok(*t),
-            _ => Err(TileError::NotOneTile(s.to_string())),
+        match s.as_bytes() {
+            [] => Err(TileError::Empty),
+            &[d, l] if d.is_ascii_digit() => match Suit::from_letter(l as char) {
+                Some(suit) => Tile::new(suit, d - b'0').ok_or(TileError::NoSuchTile {
+                    digit: d as char,
+                    suit: l as char,
+                    pos: 0,
+                }),
+                None => Err(TileError::not_one_tile(s)),
+            },
+            _ => Err(TileError::not_one_tile(s)),
         }
     }
 }
@@ -286,10 +295,20 @@ impl Serialize for Tile {
     }
 }
 
+/// Strict, as [`FromStr`](std::str::FromStr): exactly one tile, e.g. `"5m"`, no spaces.
 impl<'de> Deserialize<'de> for Tile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Tile, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        struct TileVisitor;
+        impl serde::de::Visitor<'_> for TileVisitor {
+            type Value = Tile;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("one tile in notation, e.g. \"5m\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Tile, E> {
+                s.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(TileVisitor)
     }
 }
 
@@ -312,43 +331,75 @@ pub enum TileError {
     FlowerTwice { tile: Tile, pos: usize },
     #[error("flower {tile} at position {pos} cannot be part of a hand")]
     FlowerInHand { tile: Tile, pos: usize },
-    #[error("expected exactly one tile, got '{0}'")]
+    #[error("expected exactly one tile (a digit and a suit letter, e.g. 5m), got '{0}'")]
     NotOneTile(String),
+    #[error("more than {MAX_TILES} tiles (position {pos}): no hand or meld list holds that many")]
+    TooManyTiles { pos: usize },
 }
+
+impl TileError {
+    /// [`TileError::NotOneTile`] quoting at most the first 16 characters of `s`.
+    fn not_one_tile(s: &str) -> TileError {
+        let mut quoted: String = s.chars().take(16).collect();
+        if quoted.len() < s.len() {
+            quoted.push('…');
+        }
+        TileError::NotOneTile(quoted)
+    }
+}
+
+/// The most tiles notation may list: every copy of every kind and every flower
+/// (4 × 34 + 8). Parsing stops with [`TileError::TooManyTiles`] past it.
+pub const MAX_TILES: usize = 4 * KINDS + FLOWERS;
 
 /// Parses notation into tiles in the order written. Spaces between groups are allowed.
 /// Rejects a fifth copy of a kind and a second copy of a flower.
+///
+/// Memory is bounded by the tiles, not the input: at most [`MAX_TILES`] tiles are kept
+/// and pending digits are not copied, so a huge line costs one pass and no allocation
+/// beyond the answer.
 pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, TileError> {
-    parse_with_positions(s).map(|v| v.into_iter().map(|(t, _)| t).collect())
+    parse(s, true)
 }
 
 /// Parses notation for a concealed hand: like [`parse_tiles`], but a flower is an error.
 pub fn parse_hand_tiles(s: &str) -> Result<Vec<Tile>, TileError> {
-    let tiles = parse_with_positions(s)?;
-    if let Some(&(tile, pos)) = tiles.iter().find(|(t, _)| t.is_flower()) {
-        return Err(TileError::FlowerInHand { tile, pos });
-    }
-    Ok(tiles.into_iter().map(|(t, _)| t).collect())
+    parse(s, false)
 }
 
-fn parse_with_positions(s: &str) -> Result<Vec<(Tile, usize)>, TileError> {
-    let mut out: Vec<(Tile, usize)> = Vec::with_capacity(s.len());
-    let mut pending: Vec<(char, usize)> = Vec::new();
+fn parse(s: &str, flowers: bool) -> Result<Vec<Tile>, TileError> {
+    let mut out: Vec<Tile> = Vec::new();
     let mut counts = [0u8; KINDS + FLOWERS];
-    for (pos, ch) in s.chars().enumerate() {
+    // The pending digits are the ASCII run s[run_start..] up to the current character: only
+    // where it starts (byte offset and character position) and how long it is are kept.
+    let mut run_start = 0usize;
+    let mut run_pos = 0usize;
+    let mut run_len = 0usize;
+    for (pos, (byte, ch)) in s.char_indices().enumerate() {
         if ch.is_ascii_digit() {
-            pending.push((ch, pos));
+            if run_len == 0 {
+                run_start = byte;
+                run_pos = pos;
+            }
+            if out.len() + run_len >= MAX_TILES {
+                return Err(TileError::TooManyTiles { pos });
+            }
+            run_len += 1;
         } else if let Some(suit) = Suit::from_letter(ch) {
-            if pending.is_empty() {
+            if run_len == 0 {
                 return Err(TileError::SuitWithoutDigits { ch, pos });
             }
-            for (digit, dpos) in pending.drain(..) {
-                let rank = digit as u8 - b'0';
-                let tile = Tile::new(suit, rank).ok_or(TileError::NoSuchTile {
-                    digit,
+            let digits = &s.as_bytes()[run_start..run_start + run_len];
+            for (k, &digit) in digits.iter().enumerate() {
+                let dpos = run_pos + k;
+                let tile = Tile::new(suit, digit - b'0').ok_or(TileError::NoSuchTile {
+                    digit: digit as char,
                     suit: ch,
                     pos: dpos,
                 })?;
+                if tile.is_flower() && !flowers {
+                    return Err(TileError::FlowerInHand { tile, pos: dpos });
+                }
                 let c = &mut counts[tile.index()];
                 *c += 1;
                 if tile.is_flower() && *c > 1 {
@@ -357,16 +408,17 @@ fn parse_with_positions(s: &str) -> Result<Vec<(Tile, usize)>, TileError> {
                 if *c > 4 {
                     return Err(TileError::FifthCopy { tile, pos: dpos });
                 }
-                out.push((tile, dpos));
+                out.push(tile);
             }
-        } else if ch.is_whitespace() && pending.is_empty() {
+            run_len = 0;
+        } else if ch.is_whitespace() && run_len == 0 {
             continue;
         } else {
             return Err(TileError::BadChar { ch, pos });
         }
     }
-    if let Some(&(_, pos)) = pending.first() {
-        return Err(TileError::MissingSuit { pos });
+    if run_len > 0 {
+        return Err(TileError::MissingSuit { pos: run_pos });
     }
     if out.is_empty() {
         return Err(TileError::Empty);
@@ -607,6 +659,107 @@ mod tests {
         assert!(parse_tiles("0m").is_err());
         let msg = parse_tiles("12q").unwrap_err().to_string();
         assert!(msg.contains("'q'") && msg.contains('2'), "{msg}");
+    }
+
+    #[test]
+    fn one_tile_is_exactly_a_digit_and_a_suit_letter() {
+        assert_eq!("4z".parse::<Tile>(), Ok(Tile::NORTH));
+        assert_eq!("8f".parse::<Tile>().unwrap().name_en(), "Chrysanthemum");
+        for bad in [
+            " 4z", "4z ", "4 z", "44z", "4z4z", "4", "z", "4Z", "z4", "４z", "\u{0}4z",
+        ] {
+            assert!(
+                matches!(bad.parse::<Tile>(), Err(TileError::NotOneTile(_))),
+                "{bad:?}: {:?}",
+                bad.parse::<Tile>()
+            );
+        }
+        assert_eq!("".parse::<Tile>(), Err(TileError::Empty));
+        assert!(matches!(
+            "8z".parse::<Tile>(),
+            Err(TileError::NoSuchTile { digit: '8', .. })
+        ));
+        assert!(matches!(
+            "0m".parse::<Tile>(),
+            Err(TileError::NoSuchTile { .. })
+        ));
+        // The error quotes a bounded prefix of a long input, not all of it.
+        let long = "1m".repeat(10_000);
+        let msg = long.parse::<Tile>().unwrap_err().to_string();
+        assert!(msg.len() < 120, "{msg}");
+    }
+
+    #[test]
+    fn json_tiles_are_strict() {
+        assert_eq!(
+            serde_json::from_str::<Tile>(r#""4z""#).unwrap(),
+            Tile::NORTH
+        );
+        for bad in [r#"" 4z""#, r#""4z ""#, r#""44z""#, r#""""#, "4", "null"] {
+            assert!(serde_json::from_str::<Tile>(bad).is_err(), "{bad}");
+        }
+        let e = serde_json::from_str::<Tile>(r#"" 4z""#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("exactly one tile"), "{e}");
+        let tiles: Vec<Tile> = serde_json::from_str(r#"["1m","7z","3f"]"#).unwrap();
+        assert_eq!(to_notation(&tiles), "1m7z3f");
+    }
+
+    #[test]
+    fn every_tile_at_once_parses_and_one_more_digit_is_too_many() {
+        let all = "111122223333444455556666777788889999m".to_string()
+            + "111122223333444455556666777788889999p"
+            + "111122223333444455556666777788889999s"
+            + "1111222233334444555566667777z12345678f";
+        let tiles = parse_tiles(&all).unwrap();
+        assert_eq!(tiles.len(), MAX_TILES);
+        assert_eq!(parse_tiles(&to_notation(&tiles)).unwrap(), tiles);
+        // A 145th digit is refused where it stands, before its suit letter is seen.
+        let over = all.replace("12345678f", "123456781f");
+        assert_eq!(
+            parse_tiles(&over),
+            Err(TileError::TooManyTiles {
+                pos: over.len() - 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_huge_input_stops_early_in_constant_memory() {
+        // 10 MB of digits: refused at the 145th, without reading (or reserving for) the rest.
+        let digits = "1".repeat(10 << 20);
+        let t = std::time::Instant::now();
+        assert_eq!(
+            parse_tiles(&digits),
+            Err(TileError::TooManyTiles { pos: MAX_TILES })
+        );
+        assert_eq!(
+            parse_hand_tiles(&digits),
+            Err(TileError::TooManyTiles { pos: MAX_TILES })
+        );
+        assert!(matches!(
+            TileCounts::parse(&digits),
+            Err(TileError::TooManyTiles { .. })
+        ));
+        assert!(t.elapsed() < std::time::Duration::from_secs(1));
+        // A valid-looking line made huge: the fifth copy stops it at once.
+        let repeated = "123m".repeat(1 << 20);
+        assert!(matches!(
+            parse_tiles(&repeated),
+            Err(TileError::FifthCopy { pos: 16, .. })
+        ));
+        // A valid hand padded with 10 MB of spaces: one pass, and the answer's capacity
+        // comes from its tiles, not from the input's length.
+        let padded = format!("123m{}456p", " ".repeat(10 << 20));
+        let tiles = parse_tiles(&padded).unwrap();
+        assert_eq!(tiles.len(), 6);
+        assert!(tiles.capacity() <= MAX_TILES, "{}", tiles.capacity());
+        let many_digits = format!("{}m", "1".repeat(MAX_TILES + 1));
+        assert_eq!(
+            parse_tiles(&many_digits),
+            Err(TileError::TooManyTiles { pos: MAX_TILES })
+        );
     }
 
     #[test]

@@ -90,7 +90,34 @@ pub enum HzError {
     WildInMeld,
     #[error("a discard win cannot have 爆头, 财飘 or a kong run")]
     NotSelfDrawn,
+    #[error("the winning tile {0} is a flower: flowers are never part of a hand")]
+    FlowerWinTile(Tile),
+    #[error("{0} is a flower: a flower cannot be the wild or the face 白 plays")]
+    FlowerWild(Tile),
+    #[error("piao {0} is more than the {MAX_WILDS} wilds in play")]
+    TooManyPiao(u8),
+    #[error("wilds_discarded {0} is more than the {MAX_WILDS} wilds in play")]
+    TooManyWildsDiscarded(u8),
+    #[error("kongs {0} is more than the {MAX_KONGS} kongs a hand can make")]
+    TooManyKongs(u8),
+    #[error("dealer level {0} is above the highest level, {MAX_DEALER_LEVEL}")]
+    DealerLevel(u8),
+    #[error("{0} does not exist (seats are 0–3)")]
+    NoSuchSeat(Seat),
+    #[error("the liable {0} is the winner: a winner cannot pay itself")]
+    LiableWinner(Seat),
+    #[error("the winner cannot be the discarder")]
+    DiscarderWinner,
+    #[error("a payment of this win does not fit in 32 bits")]
+    PaymentOverflow,
 }
+
+/// Wild tiles in play at most (the four 白; a flipped wild leaves three).
+pub const MAX_WILDS: u8 = 4;
+/// Kongs one hand can make.
+pub const MAX_KONGS: u8 = 4;
+/// The highest dealer level (老庄) payments accept: N = 2^8. Tables stop at 3.
+pub const MAX_DEALER_LEVEL: u8 = 8;
 
 /// Splits a hand into its real tiles and its number of wilds (白 counted as its face when
 /// the wild was flipped).
@@ -269,6 +296,25 @@ fn quads(real: &TileCounts, wilds: u8) -> u32 {
 
 /// Scores a win. Errors when the tiles are no win.
 pub fn score(w: &HzWin, opts: &HangzhouScoring) -> Result<HzScore, HzError> {
+    if w.win_tile.is_flower() {
+        return Err(HzError::FlowerWinTile(w.win_tile));
+    }
+    if let Some(t) = [w.wild, w.white_as]
+        .into_iter()
+        .flatten()
+        .find(|t| t.is_flower())
+    {
+        return Err(HzError::FlowerWild(t));
+    }
+    if w.piao > MAX_WILDS {
+        return Err(HzError::TooManyPiao(w.piao));
+    }
+    if w.wilds_discarded > MAX_WILDS {
+        return Err(HzError::TooManyWildsDiscarded(w.wilds_discarded));
+    }
+    if w.kongs > MAX_KONGS {
+        return Err(HzError::TooManyKongs(w.kongs));
+    }
     // A meld may show the wild's face only where a 白 plays it (翻财神).
     if w.wild.is_some_and(|t| {
         w.melds.iter().any(|m| {
@@ -338,7 +384,7 @@ fn four_whites(w: &HzWin, opts: &HangzhouScoring) -> bool {
     if !opts.four_whites_bonus || w.wild != Some(Tile::WHITE) || w.white_as.is_some() {
         return false;
     }
-    w.concealed.get(Tile::WHITE) + w.wilds_discarded >= 4
+    u32::from(w.concealed.get(Tile::WHITE)) + u32::from(w.wilds_discarded) >= 4
 }
 
 fn build(
@@ -470,6 +516,15 @@ pub enum Liable {
     Reverse(Seat),
 }
 
+impl Liable {
+    /// The seat that pays.
+    pub const fn seat(self) -> Seat {
+        match self {
+            Liable::Contract(s) | Liable::Reverse(s) => s,
+        }
+    }
+}
+
 /// Sets `to` took from `from` (chows; pungs and exposed kongs too with `count_pungs`).
 pub fn takings(melds_of_to: &[Meld], from: Seat, count_pungs: bool) -> usize {
     melds_of_to
@@ -496,14 +551,27 @@ pub fn liability(melds: [&[Meld]; 4], winner: Seat, count_pungs: bool) -> Option
         .map(Liable::Reverse)
 }
 
-/// The dealer multiplier N = 2^level (level 0: no dealer multiplier).
+/// The dealer multiplier N = 2^level (level 0: no dealer multiplier), the level taken as at
+/// most [`MAX_DEALER_LEVEL`]; [`try_dealer_multiplier`] refuses a higher one instead.
 pub fn dealer_multiplier(level: u8) -> i64 {
-    if level == 0 { 1 } else { 1 << level.min(20) }
+    1 << level.min(MAX_DEALER_LEVEL)
+}
+
+/// The dealer multiplier N = 2^level, or an error for a level above [`MAX_DEALER_LEVEL`].
+pub fn try_dealer_multiplier(level: u8) -> Result<i64, HzError> {
+    if level > MAX_DEALER_LEVEL {
+        return Err(HzError::DealerLevel(level));
+    }
+    Ok(1 << level)
 }
 
 /// Score changes per seat for a win worth `m` (base 1). Self-draw: each other seat pays
 /// M (× N between the dealer and a non-dealer). A discard win: the discarder pays the whole
 /// self-draw total. Liability overrides both. Sums to zero.
+///
+/// Never fails: for input [`try_payments`] would refuse, a seat above 3 gives no payments,
+/// a liable winner is ignored, the level is taken as at most [`MAX_DEALER_LEVEL`], and
+/// payments too big for 32 bits are clamped — payers first, so the sum stays zero.
 pub fn payments(
     m: u32,
     winner: Seat,
@@ -512,12 +580,85 @@ pub fn payments(
     discarder: Option<Seat>,
     liable: Option<Liable>,
 ) -> [i32; 4] {
-    let n = dealer_multiplier(level);
+    let seats = [
+        Some(winner),
+        Some(dealer),
+        discarder,
+        liable.map(Liable::seat),
+    ];
+    if seats.iter().flatten().any(|s| s.0 > 3) || discarder == Some(winner) {
+        return [0; 4];
+    }
+    let liable = liable.filter(|l| l.seat() != winner);
+    let deltas = settle(
+        m,
+        winner,
+        dealer,
+        dealer_multiplier(level),
+        discarder,
+        liable,
+    );
+    // Each of at most three payers within a third of i32::MAX: the winner's sum fits.
+    let mut out = [0i32; 4];
+    for i in 0..4 {
+        if i != winner.index() {
+            out[i] = deltas[i].clamp(-(i32::MAX as i64) / 3, 0) as i32;
+        }
+    }
+    out[winner.index()] = -out.iter().sum::<i32>();
+    out
+}
+
+/// [`payments`], checked: every seat must exist, the discarder and the liable seat must not
+/// be the winner, the level at most [`MAX_DEALER_LEVEL`], and every payment must fit in
+/// 32 bits.
+pub fn try_payments(
+    m: u32,
+    winner: Seat,
+    dealer: Seat,
+    level: u8,
+    discarder: Option<Seat>,
+    liable: Option<Liable>,
+) -> Result<[i32; 4], HzError> {
+    let seats = [
+        Some(winner),
+        Some(dealer),
+        discarder,
+        liable.map(Liable::seat),
+    ];
+    if let Some(&bad) = seats.iter().flatten().find(|s| s.0 > 3) {
+        return Err(HzError::NoSuchSeat(bad));
+    }
+    if discarder == Some(winner) {
+        return Err(HzError::DiscarderWinner);
+    }
+    if liable.is_some_and(|l| l.seat() == winner) {
+        return Err(HzError::LiableWinner(winner));
+    }
+    let n = try_dealer_multiplier(level)?;
+    let deltas = settle(m, winner, dealer, n, discarder, liable);
+    let mut out = [0i32; 4];
+    for i in 0..4 {
+        out[i] = i32::try_from(deltas[i]).map_err(|_| HzError::PaymentOverflow)?;
+    }
+    Ok(out)
+}
+
+/// The payments in i64 for valid seats (no liable winner) and N ≤ 2^MAX_DEALER_LEVEL: at most
+/// 2 × 3 × 2^32 × 2^8 in size, far inside i64. Sums to zero.
+fn settle(
+    m: u32,
+    winner: Seat,
+    dealer: Seat,
+    n: i64,
+    discarder: Option<Seat>,
+    liable: Option<Liable>,
+) -> [i64; 4] {
     let mut shares = [0i64; 4];
     for d in 1..4 {
         let p = winner.after(d);
         let dealer_money = p == dealer || winner == dealer;
-        shares[p.index()] = m as i64 * if dealer_money { n } else { 1 };
+        shares[p.index()] = i64::from(m) * if dealer_money { n } else { 1 };
     }
     let total: i64 = shares.iter().sum();
     let mut deltas = [0i64; 4];
@@ -532,7 +673,7 @@ pub fn payments(
         }
     }
     deltas[winner.index()] = -deltas.iter().sum::<i64>();
-    deltas.map(|x| x.clamp(i32::MIN as i64 / 4, i32::MAX as i64 / 4) as i32)
+    deltas
 }
 
 #[cfg(test)]
@@ -924,6 +1065,138 @@ mod tests {
                         ] {
                             let p = payments(m, w, DEALER, level, d, l);
                             assert_eq!(p.iter().sum::<i32>(), 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_range_counts_and_flowers_are_errors() {
+        let hand = c("123m456m789p234s5z7p");
+        let base = HzWin {
+            concealed: &hand,
+            melds: &[],
+            win_tile: t("7p"),
+            wild: Some(Tile::WHITE),
+            white_as: None,
+            self_drawn: true,
+            piao: 0,
+            kongs: 0,
+            on_kong: false,
+            ten_honors: None,
+            wilds_discarded: 0,
+        };
+        let err = |w: HzWin| score(&w, &house()).unwrap_err();
+        assert_eq!(
+            err(HzWin { piao: 255, ..base }).to_string(),
+            "piao 255 is more than the 4 wilds in play"
+        );
+        assert_eq!(err(HzWin { kongs: 5, ..base }), HzError::TooManyKongs(5));
+        assert_eq!(
+            err(HzWin {
+                wilds_discarded: 255,
+                ..base
+            }),
+            HzError::TooManyWildsDiscarded(255)
+        );
+        assert_eq!(
+            err(HzWin {
+                win_tile: t("1f"),
+                ..base
+            }),
+            HzError::FlowerWinTile(t("1f"))
+        );
+        assert_eq!(
+            err(HzWin {
+                wild: Some(t("2f")),
+                ..base
+            }),
+            HzError::FlowerWild(t("2f"))
+        );
+        assert_eq!(
+            err(HzWin {
+                white_as: Some(t("3f")),
+                ..base
+            }),
+            HzError::FlowerWild(t("3f"))
+        );
+        // At the bounds the multiplier stays small: 爆头 × 财飘 4 × 杠飘 4 with four whites.
+        let mut egb = house();
+        egb.four_whites_bonus = true;
+        let top = score(
+            &HzWin {
+                piao: 4,
+                kongs: 4,
+                wilds_discarded: 4,
+                ..base
+            },
+            &egb,
+        );
+        assert!(top.is_ok_and(|s| s.multiplier <= 1 << 10));
+    }
+
+    #[test]
+    fn checked_payments_refuse_what_cannot_be_paid() {
+        let w = Seat(1);
+        assert_eq!(
+            try_payments(4, w, DEALER, 1, None, None),
+            Ok(payments(4, w, DEALER, 1, None, None))
+        );
+        assert_eq!(
+            try_payments(4, w, DEALER, 1, None, Some(Liable::Contract(w))),
+            Err(HzError::LiableWinner(w))
+        );
+        assert_eq!(
+            try_payments(4, w, DEALER, 1, None, Some(Liable::Reverse(w)))
+                .unwrap_err()
+                .to_string(),
+            "the liable seat 1 is the winner: a winner cannot pay itself"
+        );
+        assert_eq!(
+            try_payments(4, w, DEALER, 1, None, Some(Liable::Contract(Seat(9)))),
+            Err(HzError::NoSuchSeat(Seat(9)))
+        );
+        assert_eq!(
+            try_payments(4, w, Seat(4), 1, None, None),
+            Err(HzError::NoSuchSeat(Seat(4)))
+        );
+        assert_eq!(
+            try_payments(4, w, DEALER, 1, Some(w), None),
+            Err(HzError::DiscarderWinner)
+        );
+        assert_eq!(
+            try_payments(4, w, DEALER, 255, None, None)
+                .unwrap_err()
+                .to_string(),
+            "dealer level 255 is above the highest level, 8"
+        );
+        assert_eq!(try_dealer_multiplier(8), Ok(256));
+        assert_eq!(try_dealer_multiplier(9), Err(HzError::DealerLevel(9)));
+        assert_eq!(dealer_multiplier(255), 256);
+        // The biggest multiplier at the top level overflows i32: an error, not a wrap.
+        assert_eq!(
+            try_payments(u32::MAX, w, DEALER, 8, None, None),
+            Err(HzError::PaymentOverflow)
+        );
+    }
+
+    #[test]
+    fn unchecked_payments_sum_to_zero_even_on_nonsense() {
+        for m in [0, 1, 1 << 20, u32::MAX] {
+            for level in [0, 3, 8, 9, 20, 255] {
+                for w in Seat::ALL {
+                    for d in [None, Some(w), Some(w.next()), Some(Seat(7))] {
+                        for l in [
+                            None,
+                            Some(Liable::Contract(w)),
+                            Some(Liable::Reverse(w)),
+                            Some(Liable::Reverse(w.next())),
+                            Some(Liable::Contract(Seat(200))),
+                        ] {
+                            let p = payments(m, w, Seat(level % 4), level, d, l);
+                            assert_eq!(p.iter().map(|&x| i64::from(x)).sum::<i64>(), 0);
                         }
                     }
                 }
