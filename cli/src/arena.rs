@@ -3,11 +3,14 @@
 
 use std::time::{Duration, Instant};
 
+use std::sync::{Arc, Mutex};
+
 use serde_json::{Value, json};
 use tongcheng_core::bot::{Bot, Level, LevelBot};
-use tongcheng_core::game::{Game, HandResult, HandSetup};
+use tongcheng_core::game::{Action, Game, HandResult, HandSetup, SeatView};
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::{Seat, Wind};
+use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
 /// Per-level tallies.
@@ -53,24 +56,54 @@ fn percentile(sorted: &[u64], q: f64) -> f64 {
     sorted[i] as f64 / 1000.0
 }
 
-/// Plays one hand with the given bots in seats 0–3, timing each decision per seat.
-pub fn play(setup: HandSetup, bots: &mut [LevelBot; 4], times: &mut [Vec<u64>; 4]) -> Game {
-    let mut game = Game::new(setup);
-    // One view per seat, refreshed in place at each decision.
-    let mut views = Seat::ALL.map(|s| game.view(s));
-    while !game.is_finished() {
-        // Who must answer now, taken before anyone answers (as `pending_seats` would).
-        let pending = Seat::ALL.map(|s| game.is_pending(s));
-        for seat in Seat::ALL.into_iter().filter(|s| pending[s.index()]) {
-            let view = &mut views[seat.index()];
-            game.view_into(seat, view);
-            let start = Instant::now();
-            let action = bots[seat.index()].choose(view);
-            times[seat.index()].push(start.elapsed().as_nanos() as u64);
-            game.apply(seat, action).expect("bots choose legal actions");
-        }
+/// A bot whose every decision is timed (the arena's decision-time figures).
+struct TimedBot {
+    bot: LevelBot,
+    times: Arc<Mutex<Vec<u64>>>,
+}
+
+impl Bot for TimedBot {
+    fn choose(&mut self, view: &SeatView) -> Action {
+        let start = Instant::now();
+        let action = self.bot.choose(view);
+        let ns = start.elapsed().as_nanos() as u64;
+        self.times
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(ns);
+        action
     }
-    game
+
+    fn new_hand(&mut self, seed: u64) {
+        self.bot.new_hand(seed);
+    }
+}
+
+/// Plays one hand on a [`Table`] with bots of the given levels in seats 0–3 (seeded from
+/// `bot_seed`), timing each decision per seat.
+pub fn play(
+    setup: HandSetup,
+    levels: [Level; 4],
+    bot_seed: u64,
+    times: &[Arc<Mutex<Vec<u64>>>; 4],
+) -> Game {
+    let mut table = Table::new(TableConfig {
+        deal: Deal::Hand(setup),
+        players: levels.map(Player::Bot),
+        bot_seed,
+        clock: Clock::Off,
+    });
+    for (p, level) in levels.into_iter().enumerate() {
+        let bot = TimedBot {
+            bot: LevelBot::new(level, 0),
+            times: times[p].clone(),
+        };
+        table
+            .set_bot(p, Box::new(bot))
+            .expect("every slot is a bot's");
+    }
+    while table.step(0) != Step::HandOver {}
+    table.game().clone()
 }
 
 /// Did `seat` end the hand ready but unable to reach the minimum on any wait?
@@ -124,12 +157,6 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
         for r in 0..rotations {
             // Rotation r moves every level one seat on; the wall and the dealer stay.
             let seat_level: [Level; 4] = std::array::from_fn(|s| levels[(s + 4 - r as usize) % 4]);
-            let mut bots: [LevelBot; 4] = std::array::from_fn(|s| {
-                LevelBot::new(
-                    seat_level[s],
-                    seed ^ (wall << 8) ^ ((r as u64) << 4) ^ s as u64,
-                )
-            });
             let setup = HandSetup {
                 rules: rules.clone(),
                 seed: master.derive(wall),
@@ -137,9 +164,14 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
                 prevalent: Wind::from_index((wall / 4 % 4) as usize),
                 dealer_level: 0,
             };
-            let mut times: [Vec<u64>; 4] = Default::default();
+            let times: [Arc<Mutex<Vec<u64>>>; 4] = Default::default();
             let start = Instant::now();
-            let game = play(setup, &mut bots, &mut times);
+            let game = play(
+                setup,
+                seat_level,
+                seed ^ (wall << 8) ^ ((r as u64) << 4),
+                &times,
+            );
             played += start.elapsed();
             total_hands += 1;
             let result = game.result().expect("finished").clone();
@@ -163,7 +195,8 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
                 if ready_but_short(&game, &result, s) {
                     st.ready_but_short += 1;
                 }
-                st.decisions_ns.append(&mut times[s.index()]);
+                st.decisions_ns
+                    .append(&mut times[s.index()].lock().unwrap_or_else(|p| p.into_inner()));
             }
         }
         for (level, (sum, n)) in wall_points {

@@ -217,9 +217,10 @@ fn quitting_saves_the_match_and_only_resume_continues_it() {
     let saved_path = dir.join("h.db.unfinished.json");
     let saved = std::fs::read(&saved_path).expect("the unfinished match is written");
     let json: serde_json::Value = serde_json::from_slice(&saved).unwrap();
-    assert_eq!(json["seed"], 21);
-    assert_eq!(json["level"], "easy");
-    assert_eq!(json["hands"].as_array().unwrap().len(), 2);
+    assert_eq!(json["version"], 2);
+    assert_eq!(json["table"]["config"]["bot_seed"], 21);
+    assert_eq!(json["table"]["config"]["players"][1]["bot"], "easy");
+    assert_eq!(json["table"]["hands"].as_array().unwrap().len(), 2);
 
     // A new run without --resume says so and leaves the file alone.
     let o = run(&dir, &["play", "--seed", "99", "--db", "h.db"], "quit\n");

@@ -272,7 +272,7 @@ fn ask(
 fn quit(t: &Table, setup: &Setup, store: &Store, out: &mut dyn Write) -> io::Result<()> {
     let path = &setup.unfinished;
     let u = t.unfinished(store.match_id());
-    if u.hands.iter().all(Vec::is_empty) {
+    if u.hands().iter().all(Vec::is_empty) {
         writeln!(out, "quit before the first move: nothing to save")?;
     } else if path.exists() {
         writeln!(

@@ -114,7 +114,7 @@ impl Store {
 /// Reads a saved unfinished match: `Ok(None)` when there is none.
 pub fn load_unfinished(path: &Path) -> Result<Option<Unfinished>, String> {
     match std::fs::read_to_string(path) {
-        Ok(s) => serde_json::from_str(&s)
+        Ok(s) => Unfinished::from_json(&s)
             .map(Some)
             .map_err(|e| format!("{} cannot be read as a saved match: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -144,14 +144,14 @@ pub fn remove_unfinished(path: &Path) -> Result<(), String> {
 
 /// One line about a saved match: its seed, level and how far it got.
 pub fn describe_unfinished(u: &Unfinished) -> String {
-    let moves = u.hands.last().map_or(0, Vec::len);
+    let moves = u.hands().last().map_or(0, Vec::len);
     format!(
         "{} rules, seed {}, {} bots, stopped {} moves into hand {}",
-        u.rules.name,
-        u.seed,
-        u.level.name(),
+        u.rules().name,
+        u.seed(),
+        u.level().map_or("no", |l| l.name()),
         moves,
-        u.hands.len().max(1)
+        u.hands().len().max(1)
     )
 }
 

@@ -1,16 +1,20 @@
-//! The match as the terminal plays it: the human in player slot 0, three bots, and the log of
-//! every action so far (what an unfinished match is saved as).
+//! The match as the terminal plays it: the person in player slot 0 and three bots on the
+//! core's [`tongcheng_core::table::Table`], which runs the bots; this layer only names the
+//! players for the screen and keeps the save file's shape.
 //!
 //! Both front ends (the TUI and the scripted mode) drive a [`Table`] the same way: call
 //! [`Table::advance`] until it hands back the human's decision or the end of the hand, answer
-//! with [`Table::apply_human`], and move on with [`Table::next_hand`].
+//! with [`Table::apply_human`], and move on with [`Table::next_hand`]. The terminal keeps its
+//! own countdown (the core table's clock is off), since it animates the bots between moves.
 
 use serde::{Deserialize, Serialize};
-use tongcheng_core::bot::{Bot, Level, LevelBot};
+use serde_json::Value;
+use tongcheng_core::bot::Level;
 use tongcheng_core::game::{Action, Decision, Game, GameError, Match, SeatView};
 use tongcheng_core::record::RecordedAction;
-use tongcheng_core::rules::{DealerRule, RuleSet};
+use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::Seat;
+use tongcheng_core::table::{self, Clock, Deal, Player, SavedTable, TableConfig};
 use tongcheng_core::wall::Seed;
 
 /// The human's player number (players 1–3 are bots).
@@ -34,121 +38,138 @@ pub enum Step {
 
 /// A match against three bots.
 pub struct Table {
+    seed: u64,
+    level: Level,
+    t: table::Table,
+}
+
+/// An unfinished match as saved on quit: the core's saved table and the history's match row
+/// the saved hands belong to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unfinished {
+    pub version: u32,
+    pub table: SavedTable,
+    /// The history's match row the saved hands belong to (none saved yet: `None`).
+    pub match_id: Option<i64>,
+}
+
+/// The unfinished-match format this build writes. Format 1 (rules, seed, level, hands) is
+/// still read.
+pub const UNFINISHED_VERSION: u32 = 2;
+
+/// Format 1, written by the first release: the same match, its fields flat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnfinishedV1 {
+    #[allow(dead_code)]
+    version: u32,
     rules: RuleSet,
     seed: u64,
     level: Level,
-    m: Match,
-    /// Bots by player number (slot [`HUMAN`] is never asked).
-    bots: [LevelBot; 4],
-    /// The actions of every hand already booked by [`Match::next_hand`].
-    played: Vec<Vec<RecordedAction>>,
+    match_id: Option<i64>,
+    hands: Vec<Vec<RecordedAction>>,
 }
 
-/// An unfinished match as saved on quit: enough to rebuild it exactly.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Unfinished {
-    pub version: u32,
-    pub rules: RuleSet,
-    pub seed: u64,
-    pub level: Level,
-    /// The history's match row the saved hands belong to (none saved yet: `None`).
-    pub match_id: Option<i64>,
-    /// Every action so far, hand by hand; the last is the hand being played.
-    pub hands: Vec<Vec<RecordedAction>>,
-}
-
-/// The unfinished-match format this build writes.
-pub const UNFINISHED_VERSION: u32 = 1;
-
-/// Bot seeds come from the match seed, the hand and the player, so a match replays exactly
-/// and a resumed match gives each bot the dice it would have had (splitmix64 mixing).
-fn bot_seed(seed: u64, hand: u32, player: usize) -> u64 {
-    let mut z = seed.wrapping_add(
-        0x9E37_79B9_7F4A_7C15u64.wrapping_mul(u64::from(hand) * 4 + player as u64 + 1),
-    );
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-impl Table {
-    pub fn new(rules: RuleSet, seed: u64, level: Level) -> Table {
-        let m = Match::new(rules.clone(), Seed::from_u64(seed));
-        Table {
-            bots: std::array::from_fn(|p| LevelBot::new(level, bot_seed(seed, 0, p))),
-            rules,
-            seed,
-            level,
-            m,
-            played: Vec::new(),
-        }
-    }
-
-    /// Rebuilds a saved match by replaying its actions through [`Match`]. Each bot is shown
-    /// the views it saw the first time, so it carries on with the same random state.
-    pub fn resume(u: &Unfinished) -> Result<Table, String> {
-        if u.version != UNFINISHED_VERSION {
-            return Err(format!(
-                "saved in format {} (this build reads format {UNFINISHED_VERSION})",
-                u.version
-            ));
-        }
-        let mut t = Table::new(u.rules.clone(), u.seed, u.level);
-        for (h, actions) in u.hands.iter().enumerate() {
-            if t.is_over() {
-                return Err(format!(
-                    "hand {} is saved but the match was already over",
-                    h + 1
-                ));
+impl Unfinished {
+    /// Reads a saved match of any format this program has written.
+    pub fn from_json(s: &str) -> Result<Unfinished, String> {
+        let v: Value = serde_json::from_str(s).map_err(|e| e.to_string())?;
+        match v.get("version").and_then(Value::as_u64) {
+            Some(1) => {
+                let old: UnfinishedV1 = serde_json::from_value(v).map_err(|e| e.to_string())?;
+                Ok(Unfinished {
+                    version: UNFINISHED_VERSION,
+                    table: SavedTable {
+                        version: table::SAVED_TABLE_VERSION,
+                        config: config(old.rules, old.seed, old.level),
+                        hands: old.hands,
+                    },
+                    match_id: old.match_id,
+                })
             }
-            for (i, ra) in actions.iter().enumerate() {
-                if ra.seat.0 > 3 {
-                    return Err(format!(
-                        "hand {}, action {}: no seat {}",
-                        h + 1,
-                        i + 1,
-                        ra.seat.0
-                    ));
-                }
-                let p = t.m.player_at(ra.seat);
-                if p != HUMAN && !t.game().legal_actions(ra.seat).is_empty() {
-                    let view = t.game().view(ra.seat);
-                    let _ = t.bots[p].choose(&view);
-                }
-                t.m.apply(ra.seat, ra.action)
-                    .map_err(|e| format!("hand {}, action {}: {e}", h + 1, i + 1))?;
-            }
-            if t.game().is_finished() {
-                t.next_hand();
-            } else if h + 1 != u.hands.len() {
-                return Err(format!(
-                    "hand {} is unfinished but more hands follow it",
-                    h + 1
-                ));
-            }
-        }
-        Ok(t)
-    }
-
-    /// What to save so that [`Table::resume`] rebuilds this exact state.
-    pub fn unfinished(&self, match_id: Option<i64>) -> Unfinished {
-        let mut hands = self.played.clone();
-        if !self.is_over() {
-            // The hand being played, even with no move yet, so the count of hands is right.
-            hands.push(record_actions(self.game()));
-        }
-        Unfinished {
-            version: UNFINISHED_VERSION,
-            rules: self.rules.clone(),
-            seed: self.seed,
-            level: self.level,
-            match_id,
-            hands,
+            Some(2) => serde_json::from_value(v).map_err(|e| e.to_string()),
+            Some(n) => Err(format!(
+                "saved in format {n} (this build reads formats 1–{UNFINISHED_VERSION})"
+            )),
+            None => Err("no format number".into()),
         }
     }
 
     pub fn rules(&self) -> &RuleSet {
-        &self.rules
+        self.table.config.rules()
+    }
+
+    /// The match seed (walls and bots).
+    pub fn seed(&self) -> u64 {
+        self.table.config.bot_seed
+    }
+
+    /// The bots' level (player 1's).
+    pub fn level(&self) -> Option<Level> {
+        match self.table.config.players[1] {
+            Player::Bot(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub fn hands(&self) -> &[Vec<RecordedAction>] {
+        &self.table.hands
+    }
+}
+
+/// The terminal's match: the person in slot 0, three bots, walls and bots from `seed`.
+fn config(rules: RuleSet, seed: u64, level: Level) -> TableConfig {
+    TableConfig {
+        deal: Deal::Match {
+            rules,
+            seed: Seed::from_u64(seed),
+        },
+        players: [
+            Player::Local,
+            Player::Bot(level),
+            Player::Bot(level),
+            Player::Bot(level),
+        ],
+        bot_seed: seed,
+        clock: Clock::Off,
+    }
+}
+
+impl Table {
+    pub fn new(rules: RuleSet, seed: u64, level: Level) -> Table {
+        Table {
+            seed,
+            level,
+            t: table::Table::new(config(rules, seed, level)),
+        }
+    }
+
+    /// Rebuilds a saved match (the core replays it; the bots carry on with the same dice).
+    pub fn resume(u: &Unfinished) -> Result<Table, String> {
+        let level = u.level().ok_or("the saved match has no bots in seat 1")?;
+        if u.table.config.players[HUMAN] != Player::Local {
+            return Err("the saved match has no local player in slot 0".into());
+        }
+        let t = table::Table::resume(&u.table).map_err(|e| e.to_string())?;
+        Ok(Table {
+            seed: u.seed(),
+            level,
+            t,
+        })
+    }
+
+    /// What to save so that [`Table::resume`] rebuilds this exact state.
+    pub fn unfinished(&self, match_id: Option<i64>) -> Unfinished {
+        Unfinished {
+            version: UNFINISHED_VERSION,
+            table: self.t.saved(),
+            match_id,
+        }
+    }
+
+    pub fn rules(&self) -> &RuleSet {
+        self.t.rules()
     }
 
     pub fn seed(&self) -> u64 {
@@ -160,32 +181,26 @@ impl Table {
     }
 
     pub fn game(&self) -> &Game {
-        self.m.game()
+        self.t.game()
     }
 
     pub fn match_state(&self) -> &Match {
-        &self.m
+        self.t.match_state()
     }
 
     /// The whole match is over (the last hand booked).
     pub fn is_over(&self) -> bool {
-        self.m.is_finished()
+        self.t.is_over()
     }
 
     /// 1-based number of the current hand.
     pub fn hand_number(&self) -> u32 {
-        self.m.hand_index() + 1
-    }
-
-    /// Hands in a match, when fixed by the rules (the deal always passing).
-    pub fn hands_in_match(&self) -> Option<u32> {
-        (self.rules.dealer == DealerRule::AlwaysPass)
-            .then(|| u32::from(self.rules.rounds) * u32::from(self.rules.hands_per_round))
+        self.t.match_state().hand_index() + 1
     }
 
     /// "3/16", or "3" when the length of the match depends on who wins.
     pub fn hand_label(&self) -> String {
-        match self.hands_in_match() {
+        match self.t.hands_in_match() {
             Some(n) => format!("{}/{n}", self.hand_number()),
             None => self.hand_number().to_string(),
         }
@@ -193,91 +208,61 @@ impl Table {
 
     /// The human's seat in the current hand.
     pub fn human_seat(&self) -> Seat {
-        self.m.seating()[HUMAN]
+        self.t.seat_of(HUMAN)
     }
 
     pub fn view(&self) -> SeatView {
-        self.game().view(self.human_seat())
+        self.t.view(HUMAN)
     }
 
     /// "You" or "Bot N" for whoever sits in `seat`.
     pub fn name(&self, seat: Seat) -> String {
-        player_name(self.m.player_at(seat))
+        player_name(self.t.player_at(seat))
     }
 
     /// Running score of whoever sits in `seat`.
     pub fn score(&self, seat: Seat) -> i32 {
-        self.m.scores()[self.m.player_at(seat)]
+        self.t.match_state().scores()[self.t.player_at(seat)]
     }
 
     /// Plays one bot decision if any bot is due, else reports the human's decision or the end
-    /// of the hand. A bot whose choice the engine refuses falls back to its timeout action,
-    /// so a bot bug cannot stall the game.
+    /// of the hand.
     pub fn advance(&mut self) -> Result<Step, String> {
-        let human = self.human_seat();
-        let pending = self.game().pending_seats();
-        if let Some(&seat) = pending.iter().find(|&&s| s != human) {
-            let p = self.m.player_at(seat);
-            let view = self.game().view(seat);
-            let before = self.game().events().len();
-            let mut action = self.bots[p].choose(&view);
-            if self.m.apply(seat, action).is_err() {
-                let fallback = view
-                    .decision
-                    .as_ref()
-                    .map(|d| d.on_timeout)
-                    .ok_or_else(|| format!("{seat} is pending but has no decision"))?;
-                self.m
-                    .apply(seat, fallback)
-                    .map_err(|e| format!("{seat} cannot play its timeout action: {e}"))?;
-                action = fallback;
-            }
-            let visible = self.game().events().len() != before;
-            return Ok(Step::Bot {
+        match self.t.step(0) {
+            table::Step::Acted {
                 seat,
                 action,
                 visible,
-            });
-        }
-        if let Some(d) = pending
-            .contains(&human)
-            .then(|| self.game().decision(human))
-            .flatten()
-        {
-            return Ok(Step::Human(d));
-        }
-        if self.game().is_finished() {
-            Ok(Step::HandOver)
-        } else {
-            Err("the hand is stuck: nobody has a decision to make".into())
+                ..
+            } => Ok(Step::Bot {
+                seat,
+                action,
+                visible,
+            }),
+            table::Step::Waiting { .. } => self
+                .t
+                .decision(HUMAN)
+                .map(Step::Human)
+                .ok_or_else(|| "the hand is stuck: nobody has a decision to make".into()),
+            table::Step::HandOver => Ok(Step::HandOver),
         }
     }
 
     /// The human's answer; refused (and nothing changes) when illegal.
     pub fn apply_human(&mut self, action: Action) -> Result<(), GameError> {
-        let seat = self.human_seat();
-        self.m.apply(seat, action)
+        self.t.act(HUMAN, action)
     }
 
     /// Books the finished hand and deals the next; false once the match is over (or while
     /// the hand is still being played).
     pub fn next_hand(&mut self) -> bool {
-        if self.is_over() || !self.game().is_finished() {
-            return false;
-        }
-        self.played.push(record_actions(self.game()));
-        let more = self.m.next_hand();
-        if more {
-            let hand = self.m.hand_index();
-            let (seed, level) = (self.seed, self.level);
-            self.bots = std::array::from_fn(|p| LevelBot::new(level, bot_seed(seed, hand, p)));
-        }
-        more
+        self.t.next_hand()
     }
 
     /// Players ranked best first, with names.
     pub fn standings(&self) -> Vec<(String, i32)> {
-        self.m
+        self.t
+            .match_state()
             .standings()
             .into_iter()
             .map(|(p, s)| (player_name(p), s))
@@ -291,13 +276,6 @@ pub fn player_name(p: usize) -> String {
     } else {
         format!("Bot {p}")
     }
-}
-
-fn record_actions(g: &Game) -> Vec<RecordedAction> {
-    g.actions()
-        .iter()
-        .map(|&(seat, action)| RecordedAction { seat, action })
-        .collect()
 }
 
 #[cfg(test)]
@@ -330,29 +308,52 @@ mod tests {
         play(&mut a, 40);
         let saved = a.unfinished(Some(3));
         let json = serde_json::to_string(&saved).unwrap();
-        let back: Unfinished = serde_json::from_str(&json).unwrap();
+        let back = Unfinished::from_json(&json).unwrap();
         let mut b = Table::resume(&back).unwrap();
         assert_eq!(b.hand_number(), a.hand_number());
         assert_eq!(b.view(), a.view());
         play(&mut a, 60);
         play(&mut b, 60);
-        assert_eq!(b.unfinished(None).hands, a.unfinished(None).hands);
+        assert_eq!(b.unfinished(None).table, a.unfinished(None).table);
+    }
+
+    #[test]
+    fn a_first_release_save_still_resumes() {
+        let mut a = Table::new(RuleSet::guobiao(), 11, Level::Normal);
+        play(&mut a, 30);
+        let u = a.unfinished(Some(4));
+        let v1 = serde_json::json!({
+            "version": 1,
+            "rules": u.rules(),
+            "seed": 11,
+            "level": "normal",
+            "match_id": 4,
+            "hands": u.hands(),
+        });
+        let back = Unfinished::from_json(&v1.to_string()).unwrap();
+        assert_eq!(back, u);
+        let mut b = Table::resume(&back).unwrap();
+        play(&mut a, 30);
+        play(&mut b, 30);
+        assert_eq!(b.unfinished(None).table, a.unfinished(None).table);
     }
 
     #[test]
     fn a_damaged_save_is_an_error_not_a_panic() {
         let mut u = Table::new(RuleSet::guobiao(), 1, Level::Easy).unfinished(None);
-        u.hands = vec![vec![RecordedAction {
-            seat: Seat(9),
-            action: Action::Pass,
-        }]];
-        assert!(Table::resume(&u).is_err());
-        u.hands = vec![vec![RecordedAction {
+        u.table.hands = vec![vec![RecordedAction {
             seat: Seat(2),
             action: Action::Win,
         }]];
         assert!(Table::resume(&u).is_err());
-        u.version = 99;
-        assert!(Table::resume(&u).is_err());
+        assert!(Unfinished::from_json(r#"{"version":7}"#).is_err());
+        assert!(Unfinished::from_json(r#"{"version":1,"seat":9}"#).is_err());
+        let text = r#"{"version":1,"rules":RULES,"seed":1,"level":"easy","match_id":null,
+            "hands":[[{"seat":9,"action":{"type":"pass"}}]]}"#
+            .replace(
+                "RULES",
+                &serde_json::to_string(&RuleSet::guobiao()).unwrap(),
+            );
+        assert!(Unfinished::from_json(&text).is_err());
     }
 }

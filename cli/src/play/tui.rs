@@ -604,7 +604,7 @@ impl App {
             return;
         }
         let u = self.table.unfinished(self.store.match_id());
-        if u.hands.iter().all(Vec::is_empty) {
+        if u.hands().iter().all(Vec::is_empty) {
             self.farewell
                 .push("Quit before the first move: nothing to save.".into());
         } else if path.exists() {
@@ -1283,7 +1283,7 @@ mod tests {
         let u = load_unfinished(&a.setup.unfinished)
             .unwrap()
             .expect("saved");
-        assert_eq!(u.seed, 3);
+        assert_eq!(u.seed(), 3);
         // The next start asks instead of resuming silently.
         let b = App::new(
             Setup {

@@ -135,6 +135,13 @@ fn unknown_fields_and_sloppy_tiles_are_refused() {
     let mut v: Value = serde_json::to_value(&r).unwrap();
     v["extra"] = 1.into();
     assert!(HandRecord::from_json(&v.to_string()).is_err());
+    let mut v: Value = serde_json::to_value(&r).unwrap();
+    v["setup"]["dealer"] = 9.into();
+    let e = HandRecord::from_json(&v.to_string()).unwrap_err();
+    assert!(e.to_string().contains("seat 9 does not exist"), "{e}");
+    let mut v: Value = serde_json::to_value(&r).unwrap();
+    v["actions"][0]["action"]["tile"] = " 4z".into();
+    assert!(HandRecord::from_json(&v.to_string()).is_err());
     let too_big = " ".repeat(MAX_RECORD_BYTES + 1);
     assert!(matches!(
         HandRecord::from_json(&too_big),

@@ -243,10 +243,13 @@ impl Table {
     }
 
     /// Puts `bot` in player slot `player` (a bot slot) from now on: for hosts with bots of
-    /// their own (timed bots in the arena, outside programs). It is told each new hand's seed.
-    pub fn set_bot(&mut self, player: usize, bot: Box<dyn Bot>) -> Result<(), TableError> {
+    /// their own (timed bots in the arena, outside programs). It is seeded like the bot it
+    /// replaces, now for this hand and at every new hand.
+    pub fn set_bot(&mut self, player: usize, mut bot: Box<dyn Bot>) -> Result<(), TableError> {
+        let seed = bot_seed(self.config.bot_seed, self.play.hand_index(), player);
         match self.bots.get_mut(player) {
             Some(slot @ Some(_)) => {
+                bot.new_hand(seed);
                 *slot = Some(bot);
                 Ok(())
             }
