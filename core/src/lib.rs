@@ -4,6 +4,7 @@
 //! I/O, no global mutable state (lookup tables built once are the only statics).
 
 pub mod bot;
+pub mod describe;
 pub mod game;
 pub mod hand;
 pub mod hint;

@@ -191,6 +191,7 @@ pub enum ReplayError {
 impl HandRecord {
     /// The record of a finished game; `None` while the hand is still being played.
     pub fn of(game: &Game) -> Option<HandRecord> {
+        let result = game.result()?.clone();
         let actions: Vec<RecordedAction> = game
             .actions()
             .iter()
@@ -199,7 +200,7 @@ impl HandRecord {
         Some(HandRecord {
             version: RECORD_VERSION,
             id: RecordId::of(game.setup(), &actions),
-            result: game.result()?.clone(),
+            result,
             setup: game.setup().clone(),
             actions,
             events: game.events().to_vec(),

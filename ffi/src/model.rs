@@ -2,12 +2,14 @@
 //! Everything here is plain data: strings in tile notation plus names, so a shell never needs
 //! to know the core's encodings.
 
+use tongcheng_core::describe;
 use tongcheng_core::game::{
     Action, Decision, DecisionKind, Discard, Event, HandResult, SeatView, TableMeld,
 };
 use tongcheng_core::hand::{KongKind, MeldKind};
 use tongcheng_core::hint::Hint;
-use tongcheng_core::tile::Tile;
+use tongcheng_core::seat::Seat;
+use tongcheng_core::tile::{Tile, to_notation};
 
 use crate::TongchengError;
 
@@ -52,22 +54,8 @@ pub fn tile_names(code: String) -> Result<TileNames, TongchengError> {
     })
 }
 
-/// The Unicode mahjong tile for `t`.
-pub fn glyph(t: Tile) -> char {
-    let r = t.rank() as u32 - 1;
-    let code = match t.suit() {
-        tongcheng_core::Suit::Characters => 0x1F007 + r,
-        tongcheng_core::Suit::Bamboo => 0x1F010 + r,
-        tongcheng_core::Suit::Dots => 0x1F019 + r,
-        tongcheng_core::Suit::Honors => [
-            0x1F000, 0x1F001, 0x1F002, 0x1F003, 0x1F006, 0x1F005, 0x1F004,
-        ][r as usize],
-        tongcheng_core::Suit::Flowers => [
-            0x1F026, 0x1F027, 0x1F028, 0x1F029, 0x1F022, 0x1F023, 0x1F024, 0x1F025,
-        ][r as usize],
-    };
-    char::from_u32(code).unwrap_or('?')
-}
+/// The Unicode mahjong tile for `t` (the core's table, shared with the terminal).
+pub use tongcheng_core::describe::glyph;
 
 fn tile(code: &str) -> Result<Tile, TongchengError> {
     code.parse::<Tile>()
@@ -132,11 +120,23 @@ impl ActionModel {
     }
 }
 
+/// What kind of meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, uniffi::Enum)]
+pub enum MeldKindModel {
+    Chow,
+    Pung,
+    /// 明杠 on a discard.
+    Kong,
+    /// 暗杠.
+    ConcealedKong,
+    /// 补杠.
+    AddedKong,
+}
+
 /// A meld on the table; `tiles` is empty for another seat's face-down kong.
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct MeldModel {
-    /// "chow", "pung", "kong", "concealed_kong" or "added_kong".
-    pub kind: String,
+    pub kind: MeldKindModel,
     pub tiles: Vec<TileModel>,
     pub claimed: Option<TileModel>,
     pub from_seat: Option<u8>,
@@ -148,26 +148,18 @@ pub struct MeldModel {
 impl MeldModel {
     pub fn of(m: &TableMeld) -> MeldModel {
         let kind = match m.kind {
-            MeldKind::Chow => "chow",
-            MeldKind::Pung => "pung",
-            MeldKind::Kong(KongKind::Exposed) => "kong",
-            MeldKind::Kong(KongKind::Concealed) => "concealed_kong",
-            MeldKind::Kong(KongKind::Added) => "added_kong",
-        };
-        let tiles = match m.tile {
-            None => Vec::new(),
-            Some(t) => match m.kind {
-                MeldKind::Chow => (0..3)
-                    .filter_map(|d| t.offset(d))
-                    .map(TileModel::of)
-                    .collect(),
-                MeldKind::Pung => vec![TileModel::of(t); 3],
-                MeldKind::Kong(_) => vec![TileModel::of(t); 4],
-            },
+            MeldKind::Chow => MeldKindModel::Chow,
+            MeldKind::Pung => MeldKindModel::Pung,
+            MeldKind::Kong(KongKind::Exposed) => MeldKindModel::Kong,
+            MeldKind::Kong(KongKind::Concealed) => MeldKindModel::ConcealedKong,
+            MeldKind::Kong(KongKind::Added) => MeldKindModel::AddedKong,
         };
         MeldModel {
-            kind: kind.into(),
-            tiles,
+            kind,
+            tiles: describe::meld_tiles(m)
+                .into_iter()
+                .map(TileModel::of)
+                .collect(),
             claimed: m.claimed.map(TileModel::of),
             from_seat: m.from.map(|s| s.0),
             whites: m.whites,
@@ -208,11 +200,21 @@ pub struct SeatModel {
     pub flowers: Vec<TileModel>,
 }
 
+/// What a pending decision is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, uniffi::Enum)]
+pub enum DecisionKindModel {
+    /// Your turn: discard, kong or win.
+    Turn,
+    /// Another seat's discard: claim it or pass.
+    Claim,
+    /// Another seat is adding to a pung: rob it (抢杠和) or pass.
+    RobKong,
+}
+
 /// The decision the human must make now.
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct PendingModel {
-    /// "turn", "claim" or "rob_kong".
-    pub kind: String,
+    pub kind: DecisionKindModel,
     /// The discard (or kong tile) in question, for claims.
     pub tile: Option<TileModel>,
     pub legal: Vec<ActionModel>,
@@ -224,12 +226,14 @@ pub struct PendingModel {
 impl PendingModel {
     pub fn of(d: &Decision) -> PendingModel {
         let (kind, tile) = match d.kind {
-            DecisionKind::Turn => ("turn", None),
-            DecisionKind::Claim { tile } => ("claim", Some(TileModel::of(tile))),
-            DecisionKind::RobKong { tile } => ("rob_kong", Some(TileModel::of(tile))),
+            DecisionKind::Turn => (DecisionKindModel::Turn, None),
+            DecisionKind::Claim { tile } => (DecisionKindModel::Claim, Some(TileModel::of(tile))),
+            DecisionKind::RobKong { tile } => {
+                (DecisionKindModel::RobKong, Some(TileModel::of(tile)))
+            }
         };
         PendingModel {
-            kind: kind.into(),
+            kind,
             tile,
             legal: d.legal.iter().copied().map(ActionModel::of).collect(),
             time_limit_secs: d.limit_secs,
@@ -241,6 +245,8 @@ impl PendingModel {
 /// One fan of a breakdown.
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct FanModel {
+    /// The scorer the fan's id belongs to: "mcr" or "hangzhou".
+    pub scorer: String,
     pub id: u8,
     pub zh: String,
     pub en: String,
@@ -277,6 +283,7 @@ impl ResultModel {
                     s.fans
                         .iter()
                         .map(|f| FanModel {
+                            scorer: f.scorer.name().to_string(),
                             id: f.id,
                             zh: f.name().to_string(),
                             en: f.en().to_string(),
@@ -353,91 +360,93 @@ pub fn table(
     }
 }
 
+/// What kind of event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, uniffi::Enum)]
+pub enum EventKind {
+    /// 笃老: a new dealer's dice for his starting level.
+    DiceRolled,
+    Dealt,
+    Drew,
+    Flower,
+    Discarded,
+    Claimed,
+    Kong,
+    AddingKong,
+    Won,
+    /// 荒牌: the wall ran out.
+    DrawGame,
+}
+
 /// A table event, as the listener receives it.
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct EventModel {
-    /// "dealt", "drew", "flower", "discarded", "claimed", "kong", "adding_kong", "won",
-    /// "draw_game".
-    pub kind: String,
+    pub kind: EventKind,
     pub seat: Option<u8>,
     /// The tile involved, when this seat may know it.
     pub tile: Option<TileModel>,
-    /// A one-line description for a log or accessibility.
+    /// A one-line description for a log or accessibility (the core's words).
     pub text: String,
+    /// A log may leave this event out (a deal, another seat's draw).
+    pub quiet: bool,
 }
 
 impl EventModel {
+    /// "You" for the person's own slot, else "Bot N".
+    pub fn seat_name(player: usize, you: usize) -> String {
+        if player == you {
+            "You".into()
+        } else {
+            format!("Bot {player}")
+        }
+    }
+
+    /// The event described with seats by number, as an open replay shows it.
     pub fn of(e: &Event) -> EventModel {
-        let (kind, seat, tile, text) = match e {
-            Event::DiceRolled { seat, dice, level } => (
-                "dice_rolled",
-                Some(*seat),
-                None,
-                format!(
-                    "{seat} rolls {} and {} for the dealer level: {level}",
-                    dice[0], dice[1]
-                ),
-            ),
-            Event::Dealt { seat, .. } => ("dealt", Some(*seat), None, format!("{seat} is dealt")),
-            Event::Drew { seat, tile, .. } => (
-                "drew",
-                Some(*seat),
-                *tile,
-                match tile {
-                    Some(t) => format!("{seat} draws {t}"),
-                    None => format!("{seat} draws"),
-                },
-            ),
-            Event::Flower { seat, tile } => (
-                "flower",
-                Some(*seat),
-                Some(*tile),
-                format!("{seat} sets aside flower {t}", t = tile),
-            ),
-            Event::Discarded { seat, tile } => (
-                "discarded",
-                Some(*seat),
-                Some(*tile),
-                format!("{seat} discards {tile}"),
-            ),
-            Event::Claimed { seat, from, meld } => (
-                "claimed",
-                Some(*seat),
-                meld.claimed,
-                format!("{seat} claims from {from}: {}", MeldModel::of(meld).kind),
-            ),
-            Event::Kong { seat, meld } => (
-                "kong",
-                Some(*seat),
-                meld.tile,
-                format!("{seat} declares a kong"),
-            ),
-            Event::AddingKong { seat, tile } => (
-                "adding_kong",
-                Some(*seat),
-                Some(*tile),
-                format!("{seat} adds {tile} to a pung"),
-            ),
-            Event::Won {
-                seat, tile, total, ..
-            } => (
-                "won",
-                Some(*seat),
-                Some(*tile),
-                format!("{seat} wins on {tile} for {total} points"),
-            ),
-            Event::DrawGame => (
-                "draw_game",
-                None,
-                None,
-                "the wall is exhausted: a draw".to_string(),
-            ),
+        EventModel::seen(e, None, &|s: Seat| s.to_string())
+    }
+
+    /// The event as `viewer` sees it described, seats named by `name`.
+    pub fn seen(e: &Event, viewer: Option<Seat>, name: &dyn Fn(Seat) -> String) -> EventModel {
+        let (kind, seat, tile) = match e {
+            Event::DiceRolled { seat, .. } => (EventKind::DiceRolled, Some(*seat), None),
+            Event::Dealt { seat, .. } => (EventKind::Dealt, Some(*seat), None),
+            Event::Drew { seat, tile, .. } => (EventKind::Drew, Some(*seat), *tile),
+            Event::Flower { seat, tile } => (EventKind::Flower, Some(*seat), Some(*tile)),
+            Event::Discarded { seat, tile } => (EventKind::Discarded, Some(*seat), Some(*tile)),
+            Event::Claimed { seat, meld, .. } => (EventKind::Claimed, Some(*seat), meld.claimed),
+            Event::Kong { seat, meld } => (EventKind::Kong, Some(*seat), meld.tile),
+            Event::AddingKong { seat, tile } => (EventKind::AddingKong, Some(*seat), Some(*tile)),
+            Event::Won { seat, tile, .. } => (EventKind::Won, Some(*seat), Some(*tile)),
+            Event::DrawGame => (EventKind::DrawGame, None, None),
         };
+        let tile_text = |t: Tile| t.to_string();
+        let meld_text = |m: &TableMeld| {
+            let tiles = describe::meld_tiles(m);
+            if tiles.is_empty() {
+                "[face down]".to_string()
+            } else {
+                to_notation(&tiles)
+            }
+        };
+        let text = describe::event_text(
+            e,
+            &describe::Words {
+                viewer,
+                who: name,
+                name,
+                tile: &tile_text,
+                meld: &meld_text,
+            },
+        );
         EventModel {
-            kind: kind.into(),
+            kind,
             seat: seat.map(|s| s.0),
             tile: tile.map(TileModel::of),
             text,
+            quiet: match viewer {
+                Some(v) => describe::is_quiet(e, v),
+                None => matches!(e, Event::Dealt { .. }),
+            },
         }
     }
 }

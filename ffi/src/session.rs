@@ -1,20 +1,19 @@
-//! `GameSession`: a hand or a match against bots, driven by the shell.
+//! `GameSession`: a hand or a match against bots on the core's table host, driven by the
+//! shell. No game logic lives here: the core's [`Table`] runs the bots, keeps the person's
+//! event cursor and the saved form; this file maps it for Kotlin and Swift.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tongcheng_core::bot::{Bot, Level, LevelBot};
-use tongcheng_core::game::{Game, Match};
+use tongcheng_core::bot::Level;
 use tongcheng_core::hint::hint;
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
-use tongcheng_core::seat::Seat;
+use tongcheng_core::table::{Clock, Deal, Player, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
 use crate::TongchengError;
+use crate::history::HistoryStore;
 use crate::model::{ActionModel, EventModel, HintModel, ResultModel, TableModel, table};
-
-/// The human always sits in seat 0 (East in the first hand).
-const YOU: Seat = Seat(0);
 
 /// How to start a session.
 #[derive(Clone, Debug, uniffi::Record)]
@@ -23,10 +22,14 @@ pub struct SessionConfig {
     pub rules: String,
     /// Bot level: "easy", "normal" or "hard".
     pub level: String,
-    /// Seed for a reproducible game; `None` picks one from the clock.
-    pub seed: Option<u64>,
+    /// Seed of the walls and the bots. The shell picks a random one for a new game and keeps
+    /// it to replay or report the game (the core reads no clock and no randomness).
+    pub seed: u64,
     /// A whole match (16 hands under guobiao) rather than a single hand.
     pub full_match: bool,
+    /// The person's player slot (0–3); that player starts in that seat.
+    #[uniffi(default = 0)]
+    pub player: u8,
 }
 
 /// Receives every change of the table. Implemented by the shells (Kotlin, Swift).
@@ -36,18 +39,26 @@ pub struct SessionConfig {
 /// call from a background thread must hop to the UI thread themselves.
 #[uniffi::export(with_foreign)]
 pub trait TableListener: Send + Sync {
-    /// One event, as the human's seat may see it.
+    /// One event, as the person's seat may see it.
     fn on_event(&self, event: EventModel);
     /// The table after a batch of events.
     fn on_table(&self, table: TableModel);
 }
 
+/// Where finished hands are saved, and the match row they belong to.
+struct Saving {
+    store: Arc<HistoryStore>,
+    match_id: Option<i64>,
+    /// The hand index last saved (so a hand is saved once however often it is looked at).
+    saved: Option<u32>,
+}
+
 struct State {
-    play: Match,
+    table: Table,
+    /// The person's player slot.
+    you: usize,
     single_hand: bool,
-    bots: [LevelBot; 4],
-    /// Events already sent to the listener in the current hand.
-    sent: usize,
+    saving: Option<Saving>,
 }
 
 /// A game in progress against three bots. Thread-safe; Kotlin must `close()` it (or use
@@ -58,6 +69,13 @@ pub struct GameSession {
     listener: Mutex<Option<Arc<dyn TableListener>>>,
 }
 
+/// Unix seconds now: when a hand was played, for the history (the core reads no clock).
+fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
 impl GameSession {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A poisoned lock only means a previous call panicked midway; the state itself is
@@ -66,29 +84,89 @@ impl GameSession {
     }
 
     fn model(s: &State) -> TableModel {
-        let g = s.play.game();
-        let scores = s.play.scores();
-        // Scores are per player; players sit in seats (no rotation in a session).
-        let by_seat: [i32; 4] = std::array::from_fn(|i| scores[s.play.player_at(Seat(i as u8))]);
-        let finished_match = s.play.is_finished() || (s.single_hand && g.is_finished());
+        let t = &s.table;
+        let g = t.game();
+        let scores = t.match_state().scores();
+        let by_seat: [i32; 4] =
+            std::array::from_fn(|i| scores[t.player_at(tongcheng_core::seat::Seat(i as u8))]);
+        let finished_match = t.is_over() || (s.single_hand && g.is_finished());
         table(
-            &g.view(YOU),
+            &t.view(s.you),
             by_seat,
-            s.play.hand_index() + 1,
+            t.match_state().hand_index() + 1,
             g.result(),
             finished_match,
         )
     }
 
-    /// Takes the events not yet sent, as the human sees them.
+    /// Takes the events not yet sent, as the person sees them.
     fn drain_events(s: &mut State) -> Vec<EventModel> {
-        let events = s.play.game().events();
-        let out = events[s.sent..]
+        let you = s.you;
+        let seat = s.table.seat_of(you);
+        let events = s.table.take_events(you);
+        let t = &s.table;
+        let name = |p| EventModel::seat_name(t.player_at(p), you);
+        events
             .iter()
-            .map(|e| EventModel::of(&e.for_seat(YOU)))
-            .collect();
-        s.sent = events.len();
-        out
+            .map(|e| EventModel::seen(e, Some(seat), &name))
+            .collect()
+    }
+
+    /// Saves the finished hand to the attached history, once. A history error is returned
+    /// (the hand stays in the session: `record_json()` still has it).
+    fn save_finished(s: &mut State) -> Result<(), TongchengError> {
+        let Some(record) = s.table.record() else {
+            return Ok(());
+        };
+        let hand = s.table.match_state().hand_index();
+        let seat = s.table.seat_of(s.you).0;
+        let rules = s.table.rules().name.clone();
+        let Some(saving) = s.saving.as_mut() else {
+            return Ok(());
+        };
+        if saving.saved == Some(hand) {
+            return Ok(());
+        }
+        let now = now_secs();
+        let match_id = match saving.match_id {
+            Some(m) => m,
+            None => {
+                let m = saving.store.start_match(rules, s.you as u8, now)?;
+                saving.match_id = Some(m);
+                m
+            }
+        };
+        saving
+            .store
+            .save_hand(record.to_json(), seat, now, Some(match_id))?;
+        saving.saved = Some(hand);
+        Ok(())
+    }
+
+    /// Closes the match row when the match is over.
+    fn finish_match(s: &mut State) -> Result<(), TongchengError> {
+        let over = s.table.is_over() || (s.single_hand && s.table.game().is_finished());
+        let scores = s.table.match_state().scores().to_vec();
+        if let Some(Saving {
+            store,
+            match_id: Some(m),
+            ..
+        }) = &s.saving
+            && over
+        {
+            store.finish_match(*m, scores, now_secs())?;
+        }
+        Ok(())
+    }
+
+    /// After any change: save a finished hand, then hand the events and the table over.
+    fn changed(&self, mut s: MutexGuard<'_, State>) -> Result<TableModel, TongchengError> {
+        let saved = GameSession::save_finished(&mut s);
+        let events = GameSession::drain_events(&mut s);
+        let model = GameSession::model(&s);
+        drop(s);
+        self.notify(events, &model);
+        saved.map(|()| model)
     }
 
     fn notify(&self, events: Vec<EventModel>, table: &TableModel) {
@@ -122,19 +200,41 @@ impl GameSession {
             .level
             .parse()
             .map_err(|message| TongchengError::InvalidInput { message })?;
-        let seed = config.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
+        let you = usize::from(config.player);
+        if you > 3 {
+            return Err(TongchengError::InvalidInput {
+                message: format!("player {you} does not exist (players are 0–3)"),
+            });
+        }
+        let mut players = [Player::Bot(level); 4];
+        players[you] = Player::Local;
+        let deal = if config.full_match {
+            Deal::Match {
+                rules,
+                seed: Seed::from_u64(config.seed),
+            }
+        } else {
+            Deal::Hand(tongcheng_core::game::HandSetup {
+                rules,
+                seed: Seed::from_u64(config.seed),
+                dealer: tongcheng_core::seat::Seat(0),
+                prevalent: tongcheng_core::seat::Wind::East,
+                dealer_level: 0,
+            })
+        };
+        let table = Table::new(TableConfig {
+            deal,
+            players,
+            bot_seed: config.seed,
+            // The shell shows the countdown and sends the timeout action itself.
+            clock: Clock::Off,
         });
-        let bots = std::array::from_fn(|i| LevelBot::new(level, seed.wrapping_add(i as u64 + 1)));
-        let play = Match::new(rules, Seed::from_u64(seed));
         Ok(Arc::new(GameSession {
             state: Mutex::new(State {
-                play,
+                table,
+                you,
                 single_hand: !config.full_match,
-                bots,
-                sent: 0,
+                saving: None,
             }),
             listener: Mutex::new(None),
         }))
@@ -145,119 +245,102 @@ impl GameSession {
         *self.listener.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener);
     }
 
-    /// The table as the human sees it now.
+    /// Saves every hand finished from now on to `store` (verified first), under one match
+    /// row, closed with the final scores when the match ends.
+    pub fn save_to(&self, store: Arc<HistoryStore>) -> Result<(), TongchengError> {
+        let mut s = self.lock();
+        s.saving = Some(Saving {
+            store,
+            match_id: None,
+            saved: None,
+        });
+        GameSession::save_finished(&mut s)
+    }
+
+    /// The history's match row this session's hands are saved under, once one is saved.
+    pub fn history_match_id(&self) -> Option<i64> {
+        self.lock().saving.as_ref().and_then(|s| s.match_id)
+    }
+
+    /// The table as the person sees it now.
     pub fn table(&self) -> TableModel {
         GameSession::model(&self.lock())
     }
 
-    /// The human's action. An action that is not legal now is an `IllegalAction` error and
+    /// The person's action. An action that is not legal now is an `IllegalAction` error and
     /// changes nothing. Read the new table with `table()` (or from the listener, or from the
     /// `advance()` that usually follows).
     pub fn act(&self, action: ActionModel) -> Result<(), TongchengError> {
         let action = action.to_core()?;
-        let (events, model) = {
-            let mut s = self.lock();
-            s.play
-                .apply(YOU, action)
-                .map_err(|e| TongchengError::IllegalAction {
-                    message: e.to_string(),
-                })?;
-            (GameSession::drain_events(&mut s), GameSession::model(&s))
-        };
-        self.notify(events, &model);
-        Ok(())
+        let mut s = self.lock();
+        let you = s.you;
+        s.table
+            .act(you, action)
+            .map_err(|e| TongchengError::IllegalAction {
+                message: e.to_string(),
+            })?;
+        self.changed(s).map(|_| ())
     }
 
-    /// Lets the bots play until the human must decide or the hand is over.
-    pub fn advance(&self) -> TableModel {
-        let (events, model) = {
-            let mut s = self.lock();
-            loop {
-                let g = s.play.game();
-                if g.is_finished() {
-                    break;
-                }
-                let pending: Vec<Seat> = g
-                    .pending_seats()
-                    .into_iter()
-                    .filter(|&p| p != YOU)
-                    .collect();
-                if pending.is_empty() {
-                    break;
-                }
-                for seat in pending {
-                    let view = s.play.game().view(seat);
-                    let action = s.bots[seat.index()].choose(&view);
-                    if s.play.apply(seat, action).is_err() {
-                        // A bot only picks from the legal actions; should that ever fail, it
-                        // falls back to the decision's safe default rather than stall.
-                        let fallback = view
-                            .decision
-                            .map(|d| d.on_timeout)
-                            .unwrap_or(tongcheng_core::game::Action::Pass);
-                        let _ = s.play.apply(seat, fallback);
-                    }
-                }
-            }
-            (GameSession::drain_events(&mut s), GameSession::model(&s))
-        };
-        self.notify(events, &model);
-        model
+    /// Lets the bots play until the person must decide or the hand is over. A finished hand
+    /// is saved to the attached history (a history error is raised after the table moved).
+    pub fn advance(&self) -> Result<TableModel, TongchengError> {
+        let mut s = self.lock();
+        s.table.run_bots();
+        self.changed(s)
     }
 
-    /// Advice for the human's pending decision, if any.
+    /// Advice for the person's pending decision, if any.
     pub fn hint(&self) -> Option<HintModel> {
         let s = self.lock();
-        hint(&s.play.game().view(YOU)).map(|h| HintModel::of(&h))
+        hint(&s.table.view(s.you)).map(|h| HintModel::of(&h))
     }
 
     /// The finished hand's result, with its fan breakdown.
     pub fn result(&self) -> Option<ResultModel> {
-        self.lock().play.game().result().map(ResultModel::of)
+        self.lock().table.game().result().map(ResultModel::of)
     }
 
     /// The finished hand's record as JSON (for the history store), `None` while playing.
     pub fn record_json(&self) -> Option<String> {
-        HandRecord::of(self.lock().play.game()).map(|r| r.to_json())
+        self.lock().table.record().map(|r| r.to_json())
+    }
+
+    /// The whole session saved (JSON): `resume` rebuilds it exactly.
+    pub fn saved_json(&self) -> String {
+        self.lock().table.saved().to_json()
     }
 
     /// Starts the next hand of a match. False when the hand is still being played, the
-    /// session is a single hand, or the match is over.
-    pub fn next_hand(&self) -> bool {
-        let (moved, events, model) = {
-            let mut s = self.lock();
-            if s.single_hand {
-                return false;
-            }
-            let moved = s.play.next_hand();
-            if moved {
-                s.sent = 0;
-            }
-            (
-                moved,
-                GameSession::drain_events(&mut s),
-                GameSession::model(&s),
-            )
-        };
-        if moved {
-            self.notify(events, &model);
+    /// session is a single hand, or the match is over (the match row is then closed).
+    pub fn next_hand(&self) -> Result<bool, TongchengError> {
+        let mut s = self.lock();
+        if s.single_hand {
+            GameSession::finish_match(&mut s)?;
+            return Ok(false);
         }
-        moved
+        let moved = s.table.next_hand();
+        if !moved {
+            GameSession::finish_match(&mut s)?;
+            return Ok(false);
+        }
+        self.changed(s).map(|_| true)
     }
 
     /// Running scores per seat.
     pub fn scores(&self) -> Vec<i32> {
-        self.lock().play.scores().to_vec()
+        self.lock().table.match_state().scores().to_vec()
     }
 }
 
-/// Replays a hand record (JSON) and checks it; the events of the replay as text lines.
+/// Replays a hand record (JSON) and checks it against the presets; the events of the replay
+/// as text lines.
 #[uniffi::export]
 pub fn verify_record(record_json: String) -> Result<Vec<String>, TongchengError> {
     let record = HandRecord::from_json(&record_json).map_err(|e| TongchengError::InvalidInput {
         message: e.to_string(),
     })?;
-    let game: Game =
+    let game =
         tongcheng_core::record::replay(&record).map_err(|e| TongchengError::InvalidInput {
             message: e.to_string(),
         })?;

@@ -11,7 +11,7 @@ struct TongchengApp: App {
 
 struct TableView: View {
     @State private var presenter = TablePresenter(session: try! GameSession(
-        config: SessionConfig(rules: "guobiao", level: "normal", seed: nil, fullMatch: true)))
+        config: SessionConfig(rules: "guobiao", level: "normal", seed: UInt64.random(in: 0...UInt64.max), fullMatch: true, player: 0)))
     @State private var ui: TableUi?
     @State private var hint: String?
 

@@ -2,6 +2,7 @@
 //! play prints, and the words the TUI reuses. Tiles are in notation; every line fits in 80
 //! columns (wrapped with an indent), so a transcript reads well in any terminal or file.
 
+use tongcheng_core::describe;
 use tongcheng_core::game::{DecisionKind, Event, HandResult, SeatView, TableMeld};
 use tongcheng_core::hand::{KongKind, MeldKind};
 use tongcheng_core::hint::Hint;
@@ -97,15 +98,10 @@ pub fn wrap_text_at(prefix: &str, text: &str, width: usize) -> Vec<String> {
 /// A meld as others see it: `123m`, `555z`, `5555m`; a concealed kong is `[5555m]` to its
 /// owner and `[####]` to everyone else.
 pub fn meld_text(m: &TableMeld, face: TileFace) -> String {
-    let Some(t) = m.tile else {
+    if m.tile.is_none() {
         return "[####]".into();
-    };
-    let tiles: Vec<Tile> = match m.kind {
-        MeldKind::Chow => (0..3).filter_map(|d| t.offset(d)).collect(),
-        MeldKind::Pung => vec![t; 3],
-        MeldKind::Kong(_) => vec![t; 4],
-    };
-    let s = tiles_text(&tiles, face);
+    }
+    let s = tiles_text(&describe::meld_tiles(m), face);
     if m.kind == MeldKind::Kong(KongKind::Concealed) {
         format!("[{s}]")
     } else {
@@ -215,79 +211,24 @@ pub fn table_block(t: &Table, v: &SeatView) -> Vec<String> {
 /// One event as the human sees it, or `None` for what is not worth a line (the deal, others'
 /// hidden draws, flower draws that the flower line already tells).
 pub fn event_line(t: &Table, e: &Event, face: TileFace) -> Option<String> {
+    let me = t.human_seat();
+    if describe::is_quiet(e, me) {
+        return None;
+    }
+    let who = |s: Seat| who(t, s);
+    let name = |s: Seat| t.name(s);
     let tile = |x: Tile| face.text(x);
-    Some(match e {
-        Event::DiceRolled { seat, dice, level } => format!(
-            "{} rolls {} and {} (笃老): the dealer starts at level {level}",
-            who(t, *seat),
-            dice[0],
-            dice[1]
-        ),
-        Event::Dealt { .. } => return None,
-        Event::Drew {
-            seat,
-            tile: Some(x),
-            replacement,
-        } if *seat == t.human_seat() && !x.is_flower() => {
-            if *replacement {
-                format!("You draw {} (replacement)", tile(*x))
-            } else {
-                format!("You draw {}", tile(*x))
-            }
-        }
-        Event::Drew { .. } => return None,
-        Event::Flower { seat, tile: x } => {
-            format!("{} sets aside flower {}", who(t, *seat), tile(*x))
-        }
-        Event::Discarded { seat, tile: x } => format!("{} discards {}", who(t, *seat), tile(*x)),
-        Event::Claimed { seat, from, meld } => {
-            let verb = match meld.kind {
-                MeldKind::Chow => "chows",
-                MeldKind::Pung => "pungs",
-                MeldKind::Kong(_) => "kongs",
-            };
-            format!(
-                "{} {verb} {} from {}",
-                who(t, *seat),
-                meld_text(meld, face),
-                t.name(*from)
-            )
-        }
-        Event::Kong { seat, meld } => match meld.kind {
-            MeldKind::Kong(KongKind::Added) => return None,
-            _ => format!(
-                "{} declares a concealed kong {}",
-                who(t, *seat),
-                meld_text(meld, face)
-            ),
+    let meld = |m: &TableMeld| meld_text(m, face);
+    Some(describe::event_text(
+        e,
+        &describe::Words {
+            viewer: Some(me),
+            who: &who,
+            name: &name,
+            tile: &tile,
+            meld: &meld,
         },
-        Event::AddingKong { seat, tile: x } => {
-            format!(
-                "{} adds {} to a pung (an added kong)",
-                who(t, *seat),
-                tile(*x)
-            )
-        }
-        Event::Won {
-            seat,
-            from,
-            tile: x,
-            total,
-        } => match from {
-            Some(f) => format!(
-                "{} wins on {} from {} — {total} points",
-                who(t, *seat),
-                tile(*x),
-                t.name(*f)
-            ),
-            None => format!(
-                "{} wins on {}, self-drawn — {total} points",
-                who(t, *seat),
-                tile(*x)
-            ),
-        },
-        Event::DrawGame => "The wall is exhausted: a drawn hand (荒牌)".into(),
-    })
+    ))
 }
 
 /// The end of a hand: who won how, the fans with points (Chinese and English), the score

@@ -69,23 +69,8 @@ pub fn locale_is_utf8(var: impl Fn(&str) -> Option<String>) -> bool {
         })
 }
 
-/// The Unicode mahjong tile for `t`.
-pub fn glyph(t: Tile) -> char {
-    let r = u32::from(t.rank()) - 1;
-    let code = match t.suit() {
-        Suit::Characters => 0x1F007 + r,
-        Suit::Dots => 0x1F019 + r,
-        Suit::Bamboo => 0x1F010 + r,
-        // 1z–4z are the winds E S W N; 5z white, 6z green, 7z red sit in reverse order in the
-        // Unicode block (🀆 🀅 🀄).
-        Suit::Honors if r < 4 => 0x1F000 + r,
-        Suit::Honors => 0x1F006 - (r - 4),
-        // Our flowers 1f–4f are the seasons 春夏秋冬 (🀦–🀩), 5f–8f the plants 梅兰竹菊 (🀢–🀥).
-        Suit::Flowers if r < 4 => 0x1F026 + r,
-        Suit::Flowers => 0x1F022 + (r - 4),
-    };
-    char::from_u32(code).unwrap_or('?')
-}
+/// The Unicode mahjong tile for `t` (shared with the phone shells).
+pub use tongcheng_core::describe::glyph;
 
 /// Terminal cells a glyph takes: 🀄 has emoji presentation (East Asian Wide), the rest of the
 /// block is narrow.

@@ -37,7 +37,7 @@ public final class TablePresenter {
         self.state = TablePresenter.render(session.table(), error: nil)
     }
 
-    public func start() -> TableUi { update { session.advance() } }
+    public func start() -> TableUi { update { try session.advance() } }
 
     public func tapTile(_ code: String) -> TableUi {
         let legal = session.table().pending?.legal ?? []
@@ -50,7 +50,7 @@ public final class TablePresenter {
     public func press(_ action: ActionModel) -> TableUi {
         update {
             _ = try session.act(action: action)
-            return session.advance()
+            return try session.advance()
         }
     }
 
@@ -62,9 +62,14 @@ public final class TablePresenter {
     public func hint() -> HintModel? { session.hint() }
 
     public func nextHand() -> Bool {
-        let moved = session.nextHand()
-        if moved { _ = start() }
-        return moved
+        do {
+            let moved = try session.nextHand()
+            if moved { _ = start() }
+            return moved
+        } catch {
+            state = TablePresenter.render(session.table(), error: "\(error)")
+            return false
+        }
     }
 
     private func update(_ body: () throws -> TableModel) -> TableUi {
@@ -89,7 +94,7 @@ public final class TablePresenter {
     }
 
     static func render(_ t: TableModel, error: String?) -> TableUi {
-        let canDiscard = t.pending?.kind == "turn"
+        let canDiscard = t.pending?.kind == .turn
         let tile = { (m: TileModel) in TileUi(code: m.code, glyph: m.glyph, suit: m.suit, tappable: canDiscard) }
         var lines: [String] = []
         if let r = t.result {
@@ -99,7 +104,7 @@ public final class TablePresenter {
         }
         let status: String
         if t.finished { status = "Hand over" }
-        else if let p = t.pending { status = p.kind == "turn" ? "Your turn: tap a tile to discard" : "Claim \(p.tile?.code ?? "")?" }
+        else if let p = t.pending { status = p.kind == .turn ? "Your turn: tap a tile to discard" : "Claim \(p.tile?.code ?? "")?" }
         else { status = "Waiting for the other players" }
         return TableUi(
             title: "Hand \(t.handNumber) · \(t.prevalentWind) round",

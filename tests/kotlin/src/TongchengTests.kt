@@ -69,7 +69,7 @@ fun main() {
         GameSession(config(11u)).use { s ->
             s.advance()
             val t = s.table()
-            check(t.pending?.kind == "turn") { "the dealer starts" }
+            check(t.pending?.kind == DecisionKindModel.TURN) { "the dealer starts" }
             val h = s.hint() ?: error("a hint on the human's turn")
             check(h.discards.isNotEmpty()) { "discards ranked" }
             check(h.reason.isNotBlank()) { "with a reason" }
@@ -115,10 +115,11 @@ fun main() {
             })
             TablePresenter(s).let { playHand(it) }
         }
-        check(events.any { it.kind == "discarded" }) { "discards heard: ${events.size}" }
-        check(events.any { it.kind == "won" || it.kind == "draw_game" }) { "the end heard" }
+        check(events.any { it.kind == EventKind.DISCARDED }) { "discards heard: ${events.size}" }
+        check(events.any { it.kind == EventKind.WON || it.kind == EventKind.DRAW_GAME }) { "the end heard" }
+        check(events.any { it.text.startsWith("You ") }) { "events read with the player's name" }
         check(tables > 3) { "table updates: $tables" }
-        check(events.none { it.kind == "drew" && it.seat != 0.toUByte() && it.tile != null && !it.tile!!.code.endsWith("f") }) {
+        check(events.none { it.kind == EventKind.DREW && it.seat != 0.toUByte() && it.tile != null && !it.tile!!.code.endsWith("f") }) {
             "other seats' draws are hidden"
         }
     }
@@ -175,6 +176,7 @@ fun main() {
     }
 
     historyTests()
+    sessionHistoryTests()
 
     val failed = results.count { it.second != null }
     println("kotlin: ${results.size - failed} passed, $failed failed")
@@ -220,6 +222,37 @@ fun historyTests() {
             error("a corrupt file must fail")
         } catch (e: TongchengException.Storage) {
             check(bad.readText() == "this is not a database") { "the file is untouched" }
+        }
+        dir.deleteRecursively()
+    }
+}
+
+fun sessionHistoryTests() {
+    test("a whole match through the core table saves every hand to the history by itself") {
+        val dir = java.nio.file.Files.createTempDirectory("tongcheng-session").toFile()
+        val path = File(dir, "history.db").path
+        HistoryStore.open(path).use { store ->
+            GameSession(SessionConfig(rules = "guobiao", level = "easy", seed = 31u, fullMatch = true, player = 2u)).use { s ->
+                s.saveTo(store)
+                val p = TablePresenter(s)
+                var hands = 0
+                while (true) {
+                    val ui = playHand(p)
+                    check(ui.error == null) { "no error: ${ui.error}" }
+                    hands++
+                    check(s.table().yourSeat.toInt() == 2) { "the person sits in seat 2" }
+                    if (!p.nextHand()) break
+                }
+                check(hands == 16) { "16 hands, played $hands" }
+                check(s.table().matchFinished) { "the match is over" }
+                val matchId = s.historyMatchId() ?: error("a match row")
+                val stored = store.listHands(0u, 100u)
+                check(stored.size == 16) { "16 hands stored, found ${stored.size}" }
+                check(stored.all { it.seat.toInt() == 2 }) { "saved from the person's seat" }
+                check(store.stats().hands == 16uL) { "statistics count them" }
+                check(store.replay(stored[0].id, 2u).verified) { "a stored hand replays" }
+                check(matchId > 0) { "match row $matchId" }
+            }
         }
         dir.deleteRecursively()
     }

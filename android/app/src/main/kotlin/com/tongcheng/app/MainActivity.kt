@@ -26,7 +26,7 @@ class MainActivity : ComponentActivity() {
 
     override fun onCreate(savedInstanceState: Bundle?) {
         super.onCreate(savedInstanceState)
-        presenter = TablePresenter(GameSession(SessionConfig("guobiao", "normal", null, true)))
+        presenter = TablePresenter(GameSession(SessionConfig("guobiao", "normal", kotlin.random.Random.nextLong().toULong(), true, 0u)))
         setContent { MaterialTheme { TableScreen(presenter) } }
     }
 

@@ -1,6 +1,7 @@
 package com.tongcheng.presenter
 
 import com.tongcheng.core.ActionModel
+import com.tongcheng.core.DecisionKindModel
 import com.tongcheng.core.GameSession
 import com.tongcheng.core.HintModel
 import com.tongcheng.core.TableModel
@@ -78,7 +79,12 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
 
     /** Deals the next hand of a match; false when the match is over. */
     fun nextHand(): Boolean {
-        val moved = session.nextHand()
+        val moved = try {
+            session.nextHand()
+        } catch (e: TongchengException) {
+            state = render(session.table(), e.message)
+            return false
+        }
         if (moved) start()
         return moved
     }
@@ -110,12 +116,12 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
 
         fun render(t: TableModel, error: String?): TableUi {
             val pending = t.pending
-            val canDiscard = pending?.kind == "turn"
+            val canDiscard = pending?.kind == DecisionKindModel.TURN
             val buttons = pending?.legal.orEmpty().filter { it !is ActionModel.Discard }.map { ButtonUi(label(it), it) }
             val status = when {
                 t.finished -> "Hand over"
                 pending == null -> "Waiting for the other players"
-                pending.kind == "turn" -> "Your turn: tap a tile to discard"
+                pending.kind == DecisionKindModel.TURN -> "Your turn: tap a tile to discard"
                 else -> "Claim ${pending.tile?.code ?: ""}?"
             }
             val result = t.result

@@ -1,0 +1,198 @@
+//! Words and glyphs for what happens at a table: one source for the terminal and the phone
+//! shells, so an event reads the same wherever it is shown.
+
+use crate::game::{Event, TableMeld};
+use crate::hand::{KongKind, MeldKind};
+use crate::seat::Seat;
+use crate::tile::{Suit, Tile};
+
+/// The Unicode mahjong glyph of `t` (the U+1F000 block: winds, dragons, the three suits,
+/// then plum/orchid/bamboo/chrysanthemum and spring/summer/autumn/winter).
+pub fn glyph(t: Tile) -> char {
+    let r = u32::from(t.rank()) - 1;
+    let code = match t.suit() {
+        Suit::Characters => 0x1F007 + r,
+        Suit::Dots => 0x1F019 + r,
+        Suit::Bamboo => 0x1F010 + r,
+        // 1–4z the winds in order; 白 发 中 are U+1F006, U+1F005, U+1F004.
+        Suit::Honors if r < 4 => 0x1F000 + r,
+        Suit::Honors => 0x1F006 - (r - 4),
+        // 1–4f the seasons (U+1F026…), 5–8f the plants (U+1F022…).
+        Suit::Flowers if r < 4 => 0x1F026 + r,
+        Suit::Flowers => 0x1F022 + (r - 4),
+    };
+    char::from_u32(code).unwrap_or('?')
+}
+
+/// The tiles a meld shows on the table; empty for another seat's face-down kong.
+pub fn meld_tiles(m: &TableMeld) -> Vec<Tile> {
+    let Some(t) = m.tile else {
+        return Vec::new();
+    };
+    match m.kind {
+        MeldKind::Chow => (0..3).filter_map(|d| t.offset(d)).collect(),
+        MeldKind::Pung => vec![t; 3],
+        MeldKind::Kong(_) => vec![t; 4],
+    }
+}
+
+/// How an event is put into words for one viewer: the names and tile texts are the
+/// front end's (a terminal in notation or glyphs, a phone in its own language of names).
+pub struct Words<'a> {
+    /// The seat the events are seen from ("You draw"); `None` for an open replay.
+    pub viewer: Option<Seat>,
+    /// A seat as the subject of a sentence, e.g. "Bot 2 (S)".
+    pub who: &'a dyn Fn(Seat) -> String,
+    /// A seat as an object, e.g. "Bot 2".
+    pub name: &'a dyn Fn(Seat) -> String,
+    pub tile: &'a dyn Fn(Tile) -> String,
+    pub meld: &'a dyn Fn(&TableMeld) -> String,
+}
+
+/// Events a log leaves out for `viewer`: deals, other seats' draws, flowers drawn (the
+/// flower event says it), and the kong that completes an added kong (announced as it was
+/// being added).
+pub fn is_quiet(e: &Event, viewer: Seat) -> bool {
+    match e {
+        Event::Dealt { .. } => true,
+        Event::Drew { seat, tile, .. } => *seat != viewer || tile.is_none_or(|t| t.is_flower()),
+        Event::Kong { meld, .. } => meld.kind == MeldKind::Kong(KongKind::Added),
+        _ => false,
+    }
+}
+
+/// One line for an event, in English with the Chinese term where players know it by it.
+pub fn event_text(e: &Event, w: &Words) -> String {
+    let who = w.who;
+    let tile = w.tile;
+    match e {
+        Event::DiceRolled { seat, dice, level } => format!(
+            "{} rolls {} and {} (笃老): the dealer starts at level {level}",
+            who(*seat),
+            dice[0],
+            dice[1]
+        ),
+        Event::Dealt { seat, .. } => format!("{} is dealt", who(*seat)),
+        Event::Drew {
+            seat,
+            tile: Some(x),
+            replacement,
+        } if !x.is_flower() => {
+            let (subject, verb) = if Some(*seat) == w.viewer {
+                ("You".to_string(), "draw")
+            } else {
+                (who(*seat), "draws")
+            };
+            let how = if *replacement { " (replacement)" } else { "" };
+            format!("{subject} {verb} {}{how}", tile(*x))
+        }
+        Event::Drew { seat, .. } => format!("{} draws", who(*seat)),
+        Event::Flower { seat, tile: x } => {
+            format!("{} sets aside flower {}", who(*seat), tile(*x))
+        }
+        Event::Discarded { seat, tile: x } => format!("{} discards {}", who(*seat), tile(*x)),
+        Event::Claimed { seat, from, meld } => {
+            let verb = match meld.kind {
+                MeldKind::Chow => "chows",
+                MeldKind::Pung => "pungs",
+                MeldKind::Kong(_) => "kongs",
+            };
+            format!(
+                "{} {verb} {} from {}",
+                who(*seat),
+                (w.meld)(meld),
+                (w.name)(*from)
+            )
+        }
+        Event::Kong { seat, meld } => match meld.kind {
+            MeldKind::Kong(KongKind::Added) => {
+                format!("{} completes an added kong {}", who(*seat), (w.meld)(meld))
+            }
+            _ => format!(
+                "{} declares a concealed kong {}",
+                who(*seat),
+                (w.meld)(meld)
+            ),
+        },
+        Event::AddingKong { seat, tile: x } => {
+            format!("{} adds {} to a pung (an added kong)", who(*seat), tile(*x))
+        }
+        Event::Won {
+            seat,
+            from,
+            tile: x,
+            total,
+        } => match from {
+            Some(f) => format!(
+                "{} wins on {} from {} — {}",
+                who(*seat),
+                tile(*x),
+                (w.name)(*f),
+                points(*total)
+            ),
+            None => format!(
+                "{} wins on {}, self-drawn — {}",
+                who(*seat),
+                tile(*x),
+                points(*total)
+            ),
+        },
+        Event::DrawGame => "The wall is exhausted: a drawn hand (荒牌)".into(),
+    }
+}
+
+/// "1 point", "8 points".
+pub fn points(n: u32) -> String {
+    if n == 1 {
+        "1 point".into()
+    } else {
+        format!("{n} points")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_follow_the_unicode_block() {
+        let g = |s: &str| glyph(s.parse().unwrap());
+        assert_eq!(g("1m"), '🀇');
+        assert_eq!(g("9p"), '🀡');
+        assert_eq!(g("1s"), '🀐');
+        assert_eq!(g("1z"), '🀀');
+        assert_eq!(g("5z"), '🀆');
+        assert_eq!(g("7z"), '🀄');
+        assert_eq!(g("1f"), '🀦');
+        assert_eq!(g("5f"), '🀢');
+    }
+
+    #[test]
+    fn events_read_with_the_front_end_names() {
+        let who = |s: Seat| format!("P{}", s.0);
+        let tile = |t: Tile| t.to_string();
+        let meld = |m: &TableMeld| crate::tile::to_notation(&meld_tiles(m));
+        let w = Words {
+            viewer: Some(Seat(0)),
+            who: &who,
+            name: &who,
+            tile: &tile,
+            meld: &meld,
+        };
+        let e = Event::Won {
+            seat: Seat(1),
+            from: Some(Seat(2)),
+            tile: "5m".parse().unwrap(),
+            total: 1,
+        };
+        assert_eq!(event_text(&e, &w), "P1 wins on 5m from P2 — 1 point");
+        let drew = Event::Drew {
+            seat: Seat(0),
+            tile: Some("3p".parse().unwrap()),
+            replacement: false,
+        };
+        assert_eq!(event_text(&drew, &w), "You draw 3p");
+        assert!(!is_quiet(&drew, Seat(0)));
+        assert!(is_quiet(&drew, Seat(1)));
+    }
+}
