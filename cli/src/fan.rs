@@ -7,9 +7,9 @@
 //! after an error and never panics. Blank lines are skipped (no output line), so a trailing
 //! newline or spacing between batches is harmless. Output is buffered and flushed whenever the
 //! input has nothing more waiting, so both a 100,000-line pipe and a line-by-line conversation
-//! work.
+//! work. A line longer than [`fan_json::MAX_LINE_BYTES`] gets an error without being stored.
 
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::score::fan_json::{self, FanRules};
@@ -63,10 +63,23 @@ pub fn run(args: Args) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        // At most one byte past the limit is read: a longer line is skipped, not stored.
+        if (&mut input)
+            .take(fan_json::MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut line)?
+            == 0
+        {
             break;
         }
+        let too_long = line.len() > fan_json::MAX_LINE_BYTES && line.last() != Some(&b'\n');
+        if too_long {
+            skip_line(&mut input)?;
+        }
         let answer = match std::str::from_utf8(&line) {
+            _ if too_long => Some(fan_json::error_line(&format!(
+                "the line is longer than {} bytes",
+                fan_json::MAX_LINE_BYTES
+            ))),
             Ok(s) if s.trim().is_empty() => None,
             Ok(s) => Some(fan_json::score_line(s.trim(), &family)),
             Err(_) => Some(fan_json::error_line("the line is not valid UTF-8")),
@@ -81,4 +94,20 @@ pub fn run(args: Args) -> io::Result<()> {
         }
     }
     out.flush()
+}
+
+/// Consumes the rest of the current line, newline included, a buffer at a time.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            input.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        input.consume(n);
+    }
 }

@@ -106,22 +106,28 @@ fn a_typo_is_not_a_discard_win() {
 
 #[test]
 fn a_huge_line_is_refused_quickly() {
-    let line = format!(
-        "{{\"concealed\":\"{}\",\"win_tile\":\"1m\"}}\n{{{H1}}}\n",
-        "1".repeat(20 << 20)
+    // Within the line limit, the tile parser stops at the 145th digit.
+    let digits = format!(
+        "{{\"concealed\":\"{}\",\"win_tile\":\"1m\"}}\n",
+        "1".repeat(1 << 19)
     );
+    // Past it, the line is skipped unread: the next lines are answered as ever.
+    let huge = format!("{{\"concealed\":\"{}\"}}\n", "1".repeat(20 << 20));
+    let unterminated = "2".repeat(3 << 20);
+    let input = format!("{digits}{huge}{{{H1}}}\n{digits}{unterminated}");
     let t = std::time::Instant::now();
-    let o = fan(&["--rules", "hangzhou"], line.as_bytes());
+    let o = fan(&["--rules", "hangzhou"], input.as_bytes());
     assert!(o.status.success());
     let out = String::from_utf8(o.stdout).unwrap();
-    let mut lines = out.lines();
-    assert_eq!(
-        lines.next(),
-        Some(
-            r#"{"error":"concealed: more than 144 tiles (position 144): no hand or meld list holds that many"}"#
-        )
-    );
-    assert!(lines.next().unwrap().contains("payments"));
+    let lines: Vec<&str> = out.lines().collect();
+    let too_many = r#"{"error":"concealed: more than 144 tiles (position 144): no hand or meld list holds that many"}"#;
+    let too_long = r#"{"error":"the line is longer than 1048576 bytes"}"#;
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(lines[0], too_many);
+    assert_eq!(lines[1], too_long);
+    assert!(lines[2].contains("payments"), "{}", lines[2]);
+    assert_eq!(lines[3], too_many);
+    assert_eq!(lines[4], too_long);
     assert!(t.elapsed() < std::time::Duration::from_secs(20));
 }
 

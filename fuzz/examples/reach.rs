@@ -25,7 +25,8 @@ fn main() {
             continue;
         };
         let (concealed, melds, win) = build(&spec, None);
-        let line = json!({"concealed": without_win(&concealed, &win), "melds": melds, "win_tile": win});
+        let line =
+            json!({"concealed": without_win(&concealed, &win), "melds": melds, "win_tile": win});
         mcr_ok += usize::from(!score_line(&line.to_string(), &g).contains("\"error\""));
         let (concealed, melds, win) = build(&spec, Some("5z"));
         let line = json!({"concealed": concealed.concat(), "melds": melds, "win_tile": win});

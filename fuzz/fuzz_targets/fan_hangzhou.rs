@@ -70,7 +70,11 @@ fn line(h: &HzHand) -> String {
     if let Some(b) = h.ten_honors {
         set("ten_honors", json!(b));
     }
-    for (k, x) in [("winner", h.winner), ("dealer", h.dealer), ("discarder", h.discarder)] {
+    for (k, x) in [
+        ("winner", h.winner),
+        ("dealer", h.dealer),
+        ("discarder", h.discarder),
+    ] {
         if let Some(s) = x {
             set(k, json!(small(s, w, 3)));
         }

@@ -18,9 +18,12 @@ use crate::score::mcr::{self, Breakdown, McrOptions, ScoreError, WinContext};
 use crate::seat::{NoSuchSeat, Seat, Wind};
 use crate::tile::{Tile, TileCounts, TileError, parse_hand_tiles, parse_tiles, to_notation};
 
+/// The longest input line `tongcheng fan` reads (1 MiB); a real one is under 1 KB.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// The input fields of both rule families, as printed by `tongcheng fan --help`.
 pub const INPUT_SCHEMA: &str = "\
-Input: one JSON object per line. Unknown keys are errors. Tiles are in notation (digits then a
+Input: one JSON object per line (at most 1 MiB). Unknown keys are errors. Tiles are in notation (digits then a
 suit letter m p s z f, e.g. \"123m55z\"); a single tile is exactly two characters (\"5m\").
 
 Chinese Official (--rules guobiao, the default):
