@@ -4,8 +4,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use rusqlite::params;
+
+use super::write::Summary;
 use super::*;
 use crate::bot::SimplePlayer;
+use crate::game::Game;
 use crate::game::HandSetup;
 use crate::rules::RuleSet;
 use crate::seat::Wind;

@@ -1,0 +1,182 @@
+//! Opening a history: what the file is, the journal mode, migrations; moving an unusable
+//! file aside.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::{HistoryError, HistoryStore, SCHEMA_VERSION, schema};
+
+/// How long a write waits for another process (the CLI reading while the app writes) before
+/// giving up with an error.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl HistoryStore {
+    /// Opens the history at `path`, creating the file (and missing parent directories) if
+    /// absent, and migrating an older schema to the current one.
+    ///
+    /// A file that is not a database, another program's database, or a history from a newer
+    /// build is refused with an error and left exactly as it was; see
+    /// [`HistoryStore::move_aside`].
+    ///
+    /// Durability: the database runs in WAL mode with `synchronous=NORMAL`. In WAL mode every
+    /// COMMIT appends the transaction's pages to the `-wal` file with `write(2)` before it
+    /// returns, so once [`HistoryStore::add_hand`] has returned the hand is in the operating
+    /// system's page cache: killing the process (kill -9, the phone OS reaping the app, a
+    /// crash) cannot take it back, and the next open recovers every committed transaction and
+    /// ignores a half-written one. Hence kill -9 loses at most the hand being written, which
+    /// `tests/history_kill.rs` checks. `FULL` would add an fsync of the WAL to every commit;
+    /// that only matters for power loss or an OS crash, where NORMAL may roll back the last
+    /// few commits (the file still never corrupts) — not worth a flash fsync per hand.
+    pub fn open(path: impl AsRef<Path>) -> Result<HistoryStore, HistoryError> {
+        let path = path.as_ref();
+        let io = |p: &Path, source| HistoryError::Io {
+            path: p.to_path_buf(),
+            source,
+        };
+        if path.is_dir() {
+            return Err(io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::IsADirectory, "a directory, not a file"),
+            ));
+        }
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        // No URI interpretation: the path is a path.
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| HistoryError::from_sqlite(e, Some(path)))?;
+        HistoryStore::setup(conn, Some(path.to_path_buf()))
+    }
+
+    /// A history that lives in memory only (tests, a guest session).
+    pub fn open_in_memory() -> Result<HistoryStore, HistoryError> {
+        let conn = Connection::open_in_memory().map_err(|e| HistoryError::from_sqlite(e, None))?;
+        HistoryStore::setup(conn, None)
+    }
+
+    /// Checks what the file is before writing anything, then sets the journal mode and
+    /// migrates to the current schema.
+    fn setup(mut conn: Connection, path: Option<PathBuf>) -> Result<HistoryStore, HistoryError> {
+        let err = |e| HistoryError::from_sqlite(e, path.as_deref());
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(err)?;
+        // Read-only looks first: a garbage file fails here (SQLITE_NOTADB) untouched.
+        let version = schema::user_version(&conn).map_err(err)?;
+        if version > SCHEMA_VERSION {
+            return Err(HistoryError::Newer {
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        let app_id: i32 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(err)?;
+        let foreign = || HistoryError::Foreign {
+            path: path.clone().unwrap_or_else(|| PathBuf::from(":memory:")),
+        };
+        if version == 0 {
+            let objects: i64 = conn
+                .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
+                .map_err(err)?;
+            if objects > 0 || (app_id != 0 && app_id != schema::APPLICATION_ID) {
+                return Err(foreign());
+            }
+        } else if app_id != schema::APPLICATION_ID {
+            return Err(foreign());
+        }
+        // See `open` for why WAL + NORMAL is enough for "kill -9 loses at most one hand".
+        // (In memory the journal mode stays "memory".)
+        let _mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(err)?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(err)?;
+        match schema::migrate(&mut conn, schema::MIGRATIONS, SCHEMA_VERSION).map_err(err)? {
+            schema::Migrated::Done => {}
+            schema::Migrated::Newer(found) => {
+                return Err(HistoryError::Newer {
+                    found,
+                    known: SCHEMA_VERSION,
+                });
+            }
+        }
+        conn.set_prepared_statement_cache_capacity(32);
+        Ok(HistoryStore { conn, path })
+    }
+
+    /// The file this history lives in (`None` in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The schema version of the open database (always [`SCHEMA_VERSION`] once open).
+    pub fn schema_version(&self) -> Result<u32, HistoryError> {
+        schema::user_version(&self.conn).map_err(|e| self.err(e))
+    }
+
+    pub(super) fn err(&self, e: rusqlite::Error) -> HistoryError {
+        HistoryError::from_sqlite(e, self.path.as_deref())
+    }
+
+    /// Renames a history file that cannot be used (corrupt, foreign, newer) to
+    /// `<name>.corrupt-<unix time>` next to it — with its `-wal`, `-shm` and `-journal`
+    /// companions, which belong to it — so the app can start a fresh history at `path`.
+    /// Returns the new path. Nothing is deleted. Close every store on the file first.
+    pub fn move_aside(path: impl AsRef<Path>) -> Result<PathBuf, HistoryError> {
+        let path = path.as_ref();
+        let io = |p: &Path, source| HistoryError::Io {
+            path: p.to_path_buf(),
+            source,
+        };
+        let Some(name) = path.file_name() else {
+            return Err(HistoryError::Invalid(format!(
+                "{} names no file",
+                path.display()
+            )));
+        };
+        if !path.exists() {
+            return Err(io(path, std::io::Error::from(std::io::ErrorKind::NotFound)));
+        }
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        const COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
+        let with_suffix = |p: &Path, s: &str| {
+            let mut o = p.as_os_str().to_os_string();
+            o.push(s);
+            PathBuf::from(o)
+        };
+        let mut n = 0u32;
+        let target = loop {
+            let mut t = name.to_os_string();
+            t.push(format!(".corrupt-{now}"));
+            if n > 0 {
+                t.push(format!("-{n}"));
+            }
+            let candidate = path.with_file_name(t);
+            let taken = candidate.exists()
+                || COMPANIONS
+                    .iter()
+                    .any(|s| with_suffix(&candidate, s).exists());
+            if !taken {
+                break candidate;
+            }
+            n += 1;
+        };
+        std::fs::rename(path, &target).map_err(|e| io(path, e))?;
+        for s in COMPANIONS {
+            let from = with_suffix(path, s);
+            if from.exists() {
+                std::fs::rename(&from, with_suffix(&target, s)).map_err(|e| io(&from, e))?;
+            }
+        }
+        Ok(target)
+    }
+}
