@@ -44,12 +44,23 @@ impl HistoryStore {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
         }
+        check_file(path)?;
         // No URI interpretation: the path is a path.
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)
             .map_err(|e| HistoryError::from_sqlite(e, Some(path)))?;
+        // SQLite quietly opens a file it may not write read-only; a history that cannot take
+        // the next hand must say so now, not lose the hands of a whole match.
+        if conn
+            .is_readonly(rusqlite::MAIN_DB)
+            .map_err(|e| HistoryError::from_sqlite(e, Some(path)))?
+        {
+            return Err(HistoryError::ReadOnly {
+                path: path.to_path_buf(),
+            });
+        }
         HistoryStore::setup(conn, Some(path.to_path_buf()))
     }
 
@@ -105,6 +116,12 @@ impl HistoryStore {
                     known: SCHEMA_VERSION,
                 });
             }
+        }
+        if path.is_some() {
+            // Take the write lock once: in WAL mode this is where a `-wal` or `-shm` that
+            // cannot be written (a read-only directory) shows.
+            conn.execute_batch("BEGIN IMMEDIATE; COMMIT;")
+                .map_err(err)?;
         }
         conn.set_prepared_statement_cache_capacity(32);
         Ok(HistoryStore { conn, path })
@@ -179,4 +196,82 @@ impl HistoryStore {
         }
         Ok(target)
     }
+}
+
+/// The SQLite file header's first 16 bytes.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// What may become a history: a missing or empty file, or an SQLite database (whose own
+/// header then says whose it is). Anything else — a text file, a 1-byte file, a truncated
+/// header — is refused before SQLite sees it, since SQLite would take a file shorter than a
+/// page for an empty database and write a new one over it. Also refuses a file or directory
+/// marked read-only: hands saved there would be lost.
+fn check_file(path: &Path) -> Result<(), HistoryError> {
+    let io = |source| HistoryError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let read_only = || HistoryError::ReadOnly {
+        path: path.to_path_buf(),
+    };
+    let dir = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(d) => d.to_path_buf(),
+        None => PathBuf::from("."),
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    if let Some(meta) = &meta {
+        if meta.len() > 0 {
+            let mut head = [0u8; 16];
+            let mut f = std::fs::File::open(path).map_err(io)?;
+            let n = read_up_to(&mut f, &mut head).map_err(io)?;
+            let not = |reason: String| HistoryError::NotADatabase {
+                path: path.to_path_buf(),
+                reason,
+            };
+            if n < head.len() || &head != SQLITE_MAGIC {
+                return Err(not(format!(
+                    "it does not start with an SQLite header ({} bytes long)",
+                    meta.len()
+                )));
+            }
+            // The smallest database is one 512-byte page.
+            if meta.len() < 512 {
+                return Err(not(format!(
+                    "an SQLite header cut short ({} bytes long)",
+                    meta.len()
+                )));
+            }
+        }
+        if meta.permissions().readonly() {
+            return Err(read_only());
+        }
+    }
+    // WAL mode keeps `-wal` and `-shm` files beside the database, created as needed.
+    let dir_meta = std::fs::metadata(&dir).map_err(|e| HistoryError::Io {
+        path: dir.clone(),
+        source: e,
+    })?;
+    if dir_meta.permissions().readonly() {
+        return Err(read_only());
+    }
+    Ok(())
+}
+
+/// Reads until `buf` is full or the file ends; how many bytes were read.
+fn read_up_to(f: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+mod guards;
+
 use rusqlite::params;
 
 use super::write::Summary;
