@@ -64,6 +64,14 @@ pub enum HistoryError {
         source: ReplayError,
     },
 
+    /// A record given to store does not verify: nothing was stored.
+    #[error("record {record_id} was refused, nothing was stored: it does not verify: {source}")]
+    Unverified {
+        record_id: String,
+        #[source]
+        source: ReplayError,
+    },
+
     /// The caller passed something the history cannot store.
     #[error("{0}")]
     Invalid(String),

@@ -22,17 +22,20 @@ mod open;
 mod query;
 mod schema;
 mod stats;
+mod sync;
 mod write;
 
 pub use error::HistoryError;
 pub use schema::SCHEMA_VERSION;
+pub use sync::{PULL_CURSOR, PendingUpload, RejectedUpload};
 
 use std::path::PathBuf;
 
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::record::HandRecord;
+use crate::game::Scorer;
+use crate::record::{HandRecord, RecordId};
 use crate::seat::Seat;
 
 /// How many fans [`HistoryStore::stats`] ranks.
@@ -63,8 +66,10 @@ pub struct NewHand<'a> {
 /// One fan of a stored win.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StoredFan {
+    /// Which scorer's fan: ids are numbered per scorer.
+    pub scorer: Scorer,
     pub id: u8,
-    /// Chinese name.
+    /// Chinese name, from the scorer's table (`fan <id>` for an id this build does not know).
     pub name: String,
     /// English name.
     pub en: String,
@@ -97,6 +102,10 @@ pub struct HandEntry {
     /// The fans of the win, biggest first; empty for a drawn hand.
     pub fans: Vec<StoredFan>,
     pub match_id: Option<MatchId>,
+    /// The record's content id; `None` when the stored record does not read (see
+    /// [`HistoryStore::rejected_uploads`]) or the hand is a second copy of a hand stored
+    /// before it (histories before schema v4 could hold one).
+    pub record_id: Option<RecordId>,
 }
 
 /// A stored match.
@@ -130,6 +139,7 @@ pub struct BiggestHand {
 /// How often a fan came up in the player's wins.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FanFrequency {
+    pub scorer: Scorer,
     pub id: u8,
     pub name: String,
     pub en: String,
@@ -140,9 +150,19 @@ pub struct FanFrequency {
     pub times: u64,
 }
 
-/// The player's statistics over the whole history.
+/// The player's statistics over one rule set, or over the whole history.
+///
+/// Counts (hands, wins, deal-ins, draws, points) add up over every rule set. Fan figures
+/// (average, biggest, top fans) mean something only within one way of scoring: over the whole
+/// history they are given when every rule set in it scores with the same scorer, and are
+/// empty otherwise — ask [`HistoryStore::stats_for`] for each rule set.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HistoryStats {
+    /// The rule set these statistics are for; `None` for the whole history.
+    pub rules: Option<String>,
+    /// The scorer of every win counted in the fan figures; `None` with no hands, or when the
+    /// history mixes scorers (and the fan figures are left out).
+    pub scorer: Option<Scorer>,
     pub hands: u64,
     pub wins: u64,
     /// Hands where the player discarded the winning tile (or had a kong robbed).
@@ -157,7 +177,8 @@ pub struct HistoryStats {
     pub deal_in_rate: f64,
     /// self_drawn_wins / wins — the share of wins that were self-drawn (0 with no wins).
     pub self_draw_rate: f64,
-    /// The average fan total of the player's wins; `None` with no wins.
+    /// The average fan total of the player's wins (Hangzhou: the hand multiplier); `None` with
+    /// no wins.
     pub average_win_fan: Option<f64>,
     pub biggest: Option<BiggestHand>,
     /// The fans most often in the player's wins, most frequent first.

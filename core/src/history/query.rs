@@ -3,11 +3,12 @@
 use rusqlite::types::ValueRef;
 use rusqlite::{Row, params};
 
+use super::stats::fan_names;
 use super::{
     HandEntry, HandId, HistoryError, HistoryStore, MatchEntry, MatchId, StoredFan, corrupt, seat_of,
 };
-use crate::game::Game;
-use crate::record::{self, HandRecord};
+use crate::game::{Game, Scorer};
+use crate::record::{self, HandRecord, RecordId};
 
 impl HistoryStore {
     /// Hands stored.
@@ -57,7 +58,7 @@ impl HistoryStore {
     ) -> Result<Vec<HandEntry>, HistoryError> {
         let sql = format!(
             "SELECT id, played_at, rules, seat, winner, won, dealt_in, self_drawn, points,
-                    fan_total, match_id
+                    fan_total, match_id, record_id
              FROM hands {tail}"
         );
         let mut st = self.conn.prepare_cached(&sql).map_err(|e| self.err(e))?;
@@ -78,30 +79,31 @@ impl HistoryStore {
         let mut st = self
             .conn
             .prepare_cached(
-                "SELECT f.fan_id, f.count, n.name, n.en, n.points
-                 FROM hand_fans f LEFT JOIN fan_names n ON n.fan_id = f.fan_id
-                 WHERE f.hand_id = ?1
-                 ORDER BY n.points DESC, f.fan_id",
+                "SELECT scorer, fan_id, points, count FROM hand_fans WHERE hand_id = ?1
+                 ORDER BY points DESC, scorer, fan_id",
             )
             .map_err(|e| self.err(e))?;
         let rows: Vec<FanRow> = st
-            .query_map([hand], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })
+            .query_map([hand], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .map_err(|e| self.err(e))?
             .collect::<rusqlite::Result<_>>()
             .map_err(|e| self.err(e))?;
         rows.into_iter()
-            .map(|(id, count, name, en, points)| {
-                let id = fan_id(id, hand)?;
+            .map(|(scorer, id, points, count)| {
+                let bad = |m: String| corrupt(format!("hand {hand}: {m}"));
+                let scorer =
+                    Scorer::from_name(&scorer).ok_or_else(|| bad(format!("scorer '{scorer}'")))?;
+                let id = u8::try_from(id).map_err(|_| bad(format!("fan id {id}")))?;
+                let (name, en) = fan_names(scorer, id);
                 Ok(StoredFan {
+                    scorer,
                     id,
-                    name: name.unwrap_or_else(|| format!("fan {id}")),
-                    en: en.unwrap_or_default(),
-                    points: points.and_then(|p| u32::try_from(p).ok()).unwrap_or(0),
-                    count: u32::try_from(count).map_err(|_| {
-                        corrupt(format!("hand {hand}: fan {id} counted {count} times"))
-                    })?,
+                    name,
+                    en,
+                    points: u32::try_from(points)
+                        .map_err(|_| bad(format!("fan {id} worth {points}")))?,
+                    count: u32::try_from(count)
+                        .map_err(|_| bad(format!("fan {id} counted {count} times")))?,
                 })
             })
             .collect()
@@ -230,12 +232,8 @@ impl HistoryStore {
     }
 }
 
-/// A fan of a hand as read: id, count, and its name, English name and points if known.
-type FanRow = (i64, i64, Option<String>, Option<String>, Option<i64>);
-
-fn fan_id(v: i64, hand: i64) -> Result<u8, HistoryError> {
-    u8::try_from(v).map_err(|_| corrupt(format!("hand {hand}: fan id {v}")))
-}
+/// A fan of a hand as read: scorer, id, points, count.
+type FanRow = (String, i64, i64, i64);
 
 /// A `hands` row as stored, before it is checked.
 struct RawHand {
@@ -250,6 +248,7 @@ struct RawHand {
     points: i64,
     fan_total: Option<i64>,
     match_id: Option<i64>,
+    record_id: Option<String>,
 }
 
 impl RawHand {
@@ -266,6 +265,7 @@ impl RawHand {
             points: r.get(8)?,
             fan_total: r.get(9)?,
             match_id: r.get(10)?,
+            record_id: r.get(11)?,
         })
     }
 
@@ -289,6 +289,10 @@ impl RawHand {
                 .transpose()?,
             fans,
             match_id: self.match_id.map(MatchId),
+            record_id: self
+                .record_id
+                .map(|r| RecordId::parse(&r).map_err(bad))
+                .transpose()?,
         })
     }
 }

@@ -1,11 +1,13 @@
 //! Statistics: read from running totals the database keeps as hands are stored.
 
-use rusqlite::{OptionalExtension, TransactionBehavior};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{
     BiggestHand, FanFrequency, HandId, HistoryError, HistoryStats, HistoryStore, TOP_FANS, corrupt,
     schema,
 };
+use crate::game::Scorer;
+use crate::rules::RuleSet;
 
 impl HistoryStore {
     /// Runs SQLite's consistency check over the whole file, and checks that the running
@@ -33,36 +35,70 @@ impl HistoryStore {
         Ok(())
     }
 
-    /// The player's statistics, with the [`TOP_FANS`] most frequent fans.
+    /// The player's statistics over the whole history, with the [`TOP_FANS`] most frequent
+    /// fans (see [`HistoryStats`] for when fan figures are left out).
     pub fn stats(&self) -> Result<HistoryStats, HistoryError> {
-        self.stats_with_top(TOP_FANS)
+        self.stats_for_with_top(None, TOP_FANS)
     }
 
-    /// The player's statistics, with the `top` most frequent fans.
-    ///
-    /// Reads the running totals the database keeps as hands are stored (schema v3): the cost
-    /// does not grow with the history.
+    /// The player's statistics over the whole history, with the `top` most frequent fans.
     pub fn stats_with_top(&self, top: usize) -> Result<HistoryStats, HistoryError> {
+        self.stats_for_with_top(None, top)
+    }
+
+    /// The player's statistics over the hands played under the rule set named `rules`
+    /// (`None`: the whole history), with the [`TOP_FANS`] most frequent fans. A rule set with
+    /// no hands gives zeros.
+    pub fn stats_for(&self, rules: Option<&str>) -> Result<HistoryStats, HistoryError> {
+        self.stats_for_with_top(rules, TOP_FANS)
+    }
+
+    /// The rule sets the history has hands of, most hands first.
+    pub fn rules_played(&self) -> Result<Vec<String>, HistoryError> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT rules FROM totals WHERE hands > 0 ORDER BY hands DESC, rules")
+            .map_err(|e| self.err(e))?;
+        st.query_map([], |r| r.get(0))
+            .map_err(|e| self.err(e))?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.err(e))
+    }
+
+    /// [`HistoryStore::stats_for`] with the `top` most frequent fans.
+    ///
+    /// Reads the running totals the database keeps per rule set as hands are stored (schema
+    /// v4): the cost does not grow with the history.
+    pub fn stats_for_with_top(
+        &self,
+        rules: Option<&str>,
+        top: usize,
+    ) -> Result<HistoryStats, HistoryError> {
         let e = |e| self.err(e);
-        let totals = self
+        let rows: Vec<(String, [i64; 8])> = self
             .conn
             .prepare_cached(
-                "SELECT hands, wins, deal_ins, self_drawn_wins, draws, points, win_fan_sum,
-                        win_fan_count
-                 FROM totals WHERE id = 1",
+                "SELECT rules, hands, wins, deal_ins, self_drawn_wins, draws, points,
+                        win_fan_sum, win_fan_count
+                 FROM totals WHERE ?1 IS NULL OR rules = ?1",
             )
             .and_then(|mut st| {
-                st.query_row([], |r| {
+                st.query_map([rules], |r| {
                     let mut v = [0i64; 8];
                     for (i, x) in v.iter_mut().enumerate() {
-                        *x = r.get(i)?;
+                        *x = r.get(i + 1)?;
                     }
-                    Ok(v)
-                })
-                .optional()
+                    Ok((r.get(0)?, v))
+                })?
+                .collect()
             })
-            .map_err(e)?
-            .ok_or_else(|| corrupt("the running statistics are missing".into()))?;
+            .map_err(e)?;
+        let mut sum = [0i64; 8];
+        for (_, v) in &rows {
+            for (s, x) in sum.iter_mut().zip(v) {
+                *s = s.saturating_add(*x);
+            }
+        }
         let [
             hands,
             wins,
@@ -72,32 +108,34 @@ impl HistoryStore {
             total_points,
             fan_sum,
             fan_count,
-        ] = totals;
-        let biggest = self
-            .conn
-            .prepare_cached(
-                "SELECT id, fan_total FROM hands
-                 WHERE won = 1 AND fan_total IS NOT NULL
-                 ORDER BY fan_total DESC, id LIMIT 1",
-            )
-            .and_then(|mut st| {
-                st.query_row([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-                    .optional()
-            })
-            .map_err(e)?
-            .map(|(id, total)| {
-                u32::try_from(total)
-                    .map(|total| BiggestHand {
-                        id: HandId(id),
-                        total,
-                    })
-                    .map_err(|_| corrupt(format!("hand {id}: fan total {total}")))
-            })
-            .transpose()?;
-        let top_fans = self.top_fans(top)?;
+        ] = sum;
+        // Fan figures only within one way of scoring.
+        let played: Vec<&str> = rows
+            .iter()
+            .filter(|(_, v)| v[0] > 0)
+            .map(|(r, _)| r.as_str())
+            .collect();
+        let scorers: Vec<Option<Scorer>> = {
+            let mut s: Vec<Option<Scorer>> = played.iter().map(|r| scorer_of(r)).collect();
+            s.sort();
+            s.dedup();
+            s
+        };
+        let (one_family, scorer) = match (played.len(), scorers.as_slice()) {
+            (1, [s]) => (true, *s),
+            (_, [Some(s)]) => (true, Some(*s)),
+            _ => (false, None),
+        };
+        let (biggest, top_fans) = if one_family {
+            (self.biggest(rules)?, self.top_fans(rules, top)?)
+        } else {
+            (None, Vec::new())
+        };
         let u = |n: i64| n.max(0) as u64;
         let ratio = |a: i64, b: i64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
         Ok(HistoryStats {
+            rules: rules.map(str::to_string),
+            scorer,
             hands: u(hands),
             wins: u(wins),
             deal_ins: u(deal_ins),
@@ -106,47 +144,76 @@ impl HistoryStore {
             win_rate: ratio(wins, hands),
             deal_in_rate: ratio(deal_ins, hands),
             self_draw_rate: ratio(self_drawn_wins, wins),
-            average_win_fan: (fan_count > 0).then(|| ratio(fan_sum, fan_count)),
+            average_win_fan: (one_family && fan_count > 0).then(|| ratio(fan_sum, fan_count)),
             biggest,
             top_fans,
             total_points,
         })
     }
 
-    fn top_fans(&self, top: usize) -> Result<Vec<FanFrequency>, HistoryError> {
+    /// The player's biggest win under `rules` (`None`: any).
+    fn biggest(&self, rules: Option<&str>) -> Result<Option<BiggestHand>, HistoryError> {
+        let sql = match rules {
+            Some(_) => {
+                "SELECT id, fan_total FROM hands
+                 WHERE won = 1 AND rules = ?1 AND fan_total IS NOT NULL
+                 ORDER BY fan_total DESC, id LIMIT 1"
+            }
+            None => {
+                "SELECT id, fan_total FROM hands
+                 WHERE won = 1 AND fan_total IS NOT NULL AND ?1 IS NULL
+                 ORDER BY fan_total DESC, id LIMIT 1"
+            }
+        };
+        self.conn
+            .prepare_cached(sql)
+            .and_then(|mut st| {
+                st.query_row([rules], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+                    .optional()
+            })
+            .map_err(|e| self.err(e))?
+            .map(|(id, total)| {
+                u32::try_from(total)
+                    .map(|total| BiggestHand {
+                        id: HandId(id),
+                        total,
+                    })
+                    .map_err(|_| corrupt(format!("hand {id}: fan total {total}")))
+            })
+            .transpose()
+    }
+
+    fn top_fans(&self, rules: Option<&str>, top: usize) -> Result<Vec<FanFrequency>, HistoryError> {
         let mut st = self
             .conn
             .prepare_cached(
-                "SELECT t.fan_id, t.wins, t.times, n.name, n.en, n.points
-                 FROM fan_totals t LEFT JOIN fan_names n ON n.fan_id = t.fan_id
-                 WHERE t.wins > 0
-                 ORDER BY t.wins DESC, t.times DESC, t.fan_id
-                 LIMIT ?1",
+                "SELECT scorer, fan_id, sum(wins), sum(times), max(points)
+                 FROM fan_totals WHERE ?1 IS NULL OR rules = ?1
+                 GROUP BY scorer, fan_id HAVING sum(wins) > 0
+                 ORDER BY 3 DESC, 4 DESC, scorer, fan_id
+                 LIMIT ?2",
             )
             .map_err(|e| self.err(e))?;
         let top = i64::try_from(top).unwrap_or(i64::MAX);
         let rows: Vec<FanTotalRow> = st
-            .query_map([top], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
+            .query_map(params![rules, top], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
             })
             .map_err(|e| self.err(e))?
             .collect::<rusqlite::Result<_>>()
             .map_err(|e| self.err(e))?;
         rows.into_iter()
-            .map(|(id, wins, times, name, en, points)| {
+            .map(|(scorer, id, wins, times, points)| {
+                let scorer = Scorer::from_name(&scorer)
+                    .ok_or_else(|| corrupt(format!("fan totals: scorer '{scorer}'")))?;
                 let id = u8::try_from(id).map_err(|_| corrupt(format!("fan id {id}")))?;
+                let (name, en) = fan_names(scorer, id);
                 Ok(FanFrequency {
+                    scorer,
                     id,
-                    name: name.unwrap_or_else(|| format!("fan {id}")),
-                    en: en.unwrap_or_default(),
-                    points: points.and_then(|p| u32::try_from(p).ok()).unwrap_or(0),
+                    name,
+                    en,
+                    points: u32::try_from(points).unwrap_or(0),
                     wins: wins.max(0) as u64,
                     times: times.max(0) as u64,
                 })
@@ -189,5 +256,24 @@ impl HistoryStore {
     }
 }
 
-/// A fan's running total as read: id, wins, times, and its name, English name and points.
-type FanTotalRow = (i64, i64, i64, Option<String>, Option<String>, Option<i64>);
+/// A fan's running total as read: scorer, id, wins, times, points.
+type FanTotalRow = (String, i64, i64, i64, i64);
+
+/// The scorer of the preset named `rules`; `None` for a name this build has no preset of.
+pub(super) fn scorer_of(rules: &str) -> Option<Scorer> {
+    RuleSet::preset(rules).map(|r| {
+        if r.hangzhou_scoring().is_some() {
+            Scorer::Hangzhou
+        } else {
+            Scorer::Mcr
+        }
+    })
+}
+
+/// A fan's names for display, from the scorer's table (never from storage).
+pub(super) fn fan_names(scorer: Scorer, id: u8) -> (String, String) {
+    match scorer.fan_names(id) {
+        Some((zh, en)) => (zh.to_string(), en.to_string()),
+        None => (format!("{} fan {id}", scorer.name()), String::new()),
+    }
+}

@@ -3,11 +3,18 @@
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{HandId, HistoryError, HistoryStore, MatchId, NewHand, check_seat, schema};
-use crate::record::{HandRecord, RECORD_VERSION};
+use crate::record::{self, HandRecord, RECORD_VERSION};
 use crate::seat::Seat;
 
 impl HistoryStore {
-    /// Stores a finished hand in one transaction and returns its id.
+    /// Stores a finished hand played on this device in one transaction, queues it for upload
+    /// (see [`HistoryStore::pending_uploads`]), and returns its id.
+    ///
+    /// The record is verified first — replayed against the presets, its content id, every
+    /// event and the result must come out the same — and a record that does not verify is
+    /// refused ([`HistoryError::Unverified`], naming what differs) with nothing stored. A hand
+    /// already stored (same record id) is not stored again: its id comes back, unless it was
+    /// stored for another seat, which is an error.
     pub fn add_hand(
         &mut self,
         record: &HandRecord,
@@ -25,10 +32,41 @@ impl HistoryStore {
             .ok_or_else(|| HistoryError::Invalid("no hand was stored".into()))
     }
 
-    /// Stores many hands in a single transaction (restoring a backup, a sync): all or none.
+    /// Stores many hands of this device in a single transaction (restoring a backup): all or
+    /// none, each checked as [`HistoryStore::add_hand`] checks it, each queued for upload.
     pub fn import(&mut self, hands: &[NewHand]) -> Result<Vec<HandId>, HistoryError> {
+        self.store(hands, Origin::Local)
+    }
+
+    /// Stores a hand that came from the sync server (played on another device, or on this
+    /// one before a reinstall): verified like any other, never queued for upload. The same
+    /// record twice is stored once; the existing hand's id comes back.
+    pub fn import_synced(
+        &mut self,
+        record: &HandRecord,
+        seat: Seat,
+        played_at: i64,
+    ) -> Result<HandId, HistoryError> {
+        let mut ids = self.store(
+            &[NewHand {
+                record,
+                seat,
+                played_at,
+                match_id: None,
+            }],
+            Origin::Synced,
+        )?;
+        ids.pop()
+            .ok_or_else(|| HistoryError::Invalid("no hand was stored".into()))
+    }
+
+    fn store(&mut self, hands: &[NewHand], origin: Origin) -> Result<Vec<HandId>, HistoryError> {
         for h in hands {
             check_new_hand(h)?;
+            record::replay(h.record).map_err(|source| HistoryError::Unverified {
+                record_id: h.record.id.to_string(),
+                source,
+            })?;
         }
         let path = self.path.clone();
         let err = |e| HistoryError::from_sqlite(e, path.as_deref());
@@ -50,14 +88,31 @@ impl HistoryStore {
                     });
                 }
             }
+            let existing: Option<(i64, i64)> = tx
+                .prepare_cached("SELECT id, seat FROM hands WHERE record_id = ?1")
+                .and_then(|mut st| {
+                    st.query_row([h.record.id.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .optional()
+                })
+                .map_err(err)?;
+            if let Some((id, seat)) = existing {
+                if seat != i64::from(h.seat.0) {
+                    return Err(HistoryError::Invalid(format!(
+                        "hand {} is already stored as hand {id}, for seat {seat}, not seat {}",
+                        h.record.id, h.seat.0
+                    )));
+                }
+                ids.push(HandId(id));
+                continue;
+            }
             let s = Summary::of(h.record, h.seat);
             let json = h.record.to_json();
             let id = {
                 let mut st = tx
                     .prepare_cached(
                         "INSERT INTO hands (played_at, rules, seat, winner, won, dealt_in,
-                             self_drawn, points, fan_total, match_id)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                             self_drawn, points, fan_total, match_id, record_id)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                     )
                     .map_err(err)?;
                 st.execute(params![
@@ -71,6 +126,7 @@ impl HistoryStore {
                     s.points,
                     s.fan_total,
                     h.match_id.map(|m| m.0),
+                    h.record.id.as_str(),
                 ])
                 .map_err(err)?;
                 tx.last_insert_rowid()
@@ -79,6 +135,11 @@ impl HistoryStore {
                 .and_then(|mut st| st.execute(params![id, json]))
                 .map_err(err)?;
             schema::insert_fans(&tx, id, h.record).map_err(err)?;
+            if origin == Origin::Local {
+                tx.prepare_cached("INSERT INTO outbox (hand_id) VALUES (?1)")
+                    .and_then(|mut st| st.execute([id]))
+                    .map_err(err)?;
+            }
             ids.push(HandId(id));
         }
         tx.commit().map_err(err)?;
@@ -162,6 +223,13 @@ fn check_new_hand(h: &NewHand) -> Result<(), HistoryError> {
         ));
     }
     Ok(())
+}
+
+/// Where a stored hand comes from: played here (to upload) or pulled from the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    Local,
+    Synced,
 }
 
 /// The summary columns of a hand, from the player's side.
