@@ -5,14 +5,15 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 mod guards;
+mod sync;
 
 use rusqlite::params;
 
 use super::write::Summary;
 use super::*;
 use crate::bot::SimplePlayer;
-use crate::game::Game;
 use crate::game::HandSetup;
+use crate::game::{Game, Scorer};
 use crate::rules::RuleSet;
 use crate::seat::Wind;
 use crate::wall::Seed;
