@@ -232,18 +232,18 @@ fn check_file(path: &Path) -> Result<(), HistoryError> {
                 path: path.to_path_buf(),
                 reason,
             };
+            let size = match meta.len() {
+                1 => "1 byte".to_string(),
+                n => format!("{n} bytes"),
+            };
             if n < head.len() || &head != SQLITE_MAGIC {
                 return Err(not(format!(
-                    "it does not start with an SQLite header ({} bytes long)",
-                    meta.len()
+                    "it does not start with an SQLite header ({size})"
                 )));
             }
             // The smallest database is one 512-byte page.
             if meta.len() < 512 {
-                return Err(not(format!(
-                    "an SQLite header cut short ({} bytes long)",
-                    meta.len()
-                )));
+                return Err(not(format!("an SQLite header cut short ({size})")));
             }
         }
         if meta.permissions().readonly() {
