@@ -9,13 +9,22 @@
 //! Guarantees:
 //! - One transaction per hand: a hand is stored whole or not at all, and `kill -9` at any
 //!   moment loses at most the hand being written (see [`HistoryStore::open`] for why).
+//! - Only records that verify are stored (replayed against the presets before the write), and
+//!   each hand once: its record's content id is unique.
 //! - The schema is versioned (`PRAGMA user_version`) and migrated one step at a time, each step
 //!   in its own transaction; a database written by a newer build is refused, never altered.
-//! - A corrupt file, another program's database or a newer history is never deleted or
-//!   overwritten: the error says so, and [`HistoryStore::move_aside`] lets the app put it
-//!   aside and start afresh.
+//! - A file that is not a history (a 1-byte file, a text file, another program's database), a
+//!   damaged one or a newer history is never deleted or overwritten: the error says so, and
+//!   [`HistoryStore::move_aside`] lets the app put it aside and start afresh. Only a missing
+//!   or empty file becomes a new history.
+//! - A history that cannot be written (read-only file or directory) is refused at open, so a
+//!   game never plays hands it cannot keep.
 //! - Nothing panics on bad input: damaged files, missing ids and garbage in a column come back
 //!   as [`HistoryError`]s.
+//!
+//! The code, by concern: `open` (what the file is, guards, migrations, moving aside),
+//! `schema` (the migrations), `write` (hands and matches), `query` (listings, records,
+//! replays), `stats` (running totals per rule set), `sync` (outbox and pull cursor).
 
 mod error;
 mod open;

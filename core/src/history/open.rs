@@ -16,9 +16,11 @@ impl HistoryStore {
     /// Opens the history at `path`, creating the file (and missing parent directories) if
     /// absent, and migrating an older schema to the current one.
     ///
-    /// A file that is not a database, another program's database, or a history from a newer
-    /// build is refused with an error and left exactly as it was; see
-    /// [`HistoryStore::move_aside`].
+    /// Only a missing or empty file becomes a new history. A file that is not a history (not
+    /// an SQLite database — even a 1-byte one —, or another program's database), a damaged
+    /// one, or a history from a newer build is refused with an error and left exactly as it
+    /// was ([`HistoryError::is_unusable_file`]; see [`HistoryStore::move_aside`]). A file or
+    /// directory that cannot be written is refused with [`HistoryError::ReadOnly`].
     ///
     /// Durability: the database runs in WAL mode with `synchronous=NORMAL`. In WAL mode every
     /// COMMIT appends the transaction's pages to the `-wal` file with `write(2)` before it
@@ -214,10 +216,6 @@ fn check_file(path: &Path) -> Result<(), HistoryError> {
     let read_only = || HistoryError::ReadOnly {
         path: path.to_path_buf(),
     };
-    let dir = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(d) => d.to_path_buf(),
-        None => PathBuf::from("."),
-    };
     let meta = match std::fs::metadata(path) {
         Ok(m) => Some(m),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -250,13 +248,21 @@ fn check_file(path: &Path) -> Result<(), HistoryError> {
             return Err(read_only());
         }
     }
-    // WAL mode keeps `-wal` and `-shm` files beside the database, created as needed.
-    let dir_meta = std::fs::metadata(&dir).map_err(|e| HistoryError::Io {
-        path: dir.clone(),
-        source: e,
-    })?;
-    if dir_meta.permissions().readonly() {
-        return Err(read_only());
+    // WAL mode keeps `-wal` and `-shm` files beside the database, created as needed. (Unix
+    // only: elsewhere a directory's read-only attribute does not mean its files are.)
+    #[cfg(unix)]
+    {
+        let dir = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(d) => d.to_path_buf(),
+            None => PathBuf::from("."),
+        };
+        let dir_meta = std::fs::metadata(&dir).map_err(|e| HistoryError::Io {
+            path: dir.clone(),
+            source: e,
+        })?;
+        if dir_meta.permissions().readonly() {
+            return Err(read_only());
+        }
     }
     Ok(())
 }
