@@ -126,8 +126,13 @@ impl HistoryStore {
             (_, [Some(s)]) => (true, Some(*s)),
             _ => (false, None),
         };
+        // A history of one rule set reads that rule set's rows (the quick way: by index).
+        let rules_read = match (rules, played.as_slice()) {
+            (None, [only]) => Some(*only),
+            _ => rules,
+        };
         let (biggest, top_fans) = if one_family {
-            (self.biggest(rules)?, self.top_fans(rules, top)?)
+            (self.biggest(rules_read)?, self.top_fans(rules_read, top)?)
         } else {
             (None, Vec::new())
         };
@@ -184,16 +189,24 @@ impl HistoryStore {
     }
 
     fn top_fans(&self, rules: Option<&str>, top: usize) -> Result<Vec<FanFrequency>, HistoryError> {
-        let mut st = self
-            .conn
-            .prepare_cached(
+        let sql = match rules {
+            // One rule set: its first entries in the ranked index.
+            Some(_) => {
+                "SELECT scorer, fan_id, wins, times, points FROM fan_totals
+                 WHERE rules = ?1 AND wins > 0
+                 ORDER BY wins DESC, times DESC, scorer, fan_id
+                 LIMIT ?2"
+            }
+            // Several rule sets of one scorer: added up per fan.
+            None => {
                 "SELECT scorer, fan_id, sum(wins), sum(times), max(points)
-                 FROM fan_totals WHERE ?1 IS NULL OR rules = ?1
+                 FROM fan_totals WHERE ?1 IS NULL
                  GROUP BY scorer, fan_id HAVING sum(wins) > 0
                  ORDER BY 3 DESC, 4 DESC, scorer, fan_id
-                 LIMIT ?2",
-            )
-            .map_err(|e| self.err(e))?;
+                 LIMIT ?2"
+            }
+        };
+        let mut st = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let top = i64::try_from(top).unwrap_or(i64::MAX);
         let rows: Vec<FanTotalRow> = st
             .query_map(params![rules, top], |r| {

@@ -5,8 +5,12 @@ use super::*;
 use crate::record::RecordId;
 
 fn hangzhou(seed: u64) -> HandRecord {
+    played_under(RuleSet::hangzhou(), seed)
+}
+
+fn played_under(rules: RuleSet, seed: u64) -> HandRecord {
     let setup = HandSetup {
-        rules: RuleSet::hangzhou(),
+        rules,
         seed: Seed::from_u64(seed),
         dealer: Seat((seed % 4) as u8),
         prevalent: Wind::East,
@@ -305,4 +309,33 @@ fn statistics_are_kept_per_rule_set_and_never_mix_scorers() {
         };
         assert!(e.fans.iter().all(|f| f.scorer == expected), "{e:?}");
     }
+}
+
+#[test]
+fn rule_sets_of_one_scorer_add_up_their_fans() {
+    let mut h = HistoryStore::open_in_memory().unwrap();
+    let mil: Vec<HandRecord> = (0..2_000)
+        .map(|seed| played_under(RuleSet::hangzhou_mil(), seed))
+        .filter(|r| r.result.winner.is_some())
+        .take(3)
+        .collect();
+    assert_eq!(mil.len(), 3);
+    for r in hangzhou_hands().iter().chain(&mil) {
+        h.add_hand(r, r.result.winner.unwrap(), 0, None).unwrap();
+    }
+    let hz = h.stats_for_with_top(Some("hangzhou"), 100).unwrap();
+    let mil_stats = h.stats_for_with_top(Some("hangzhou-mil"), 100).unwrap();
+    let all = h.stats_with_top(100).unwrap();
+    assert_eq!(all.scorer, Some(Scorer::Hangzhou));
+    assert_eq!(all.hands, 9);
+    // Each fan's wins over both rule sets, summed by stable key.
+    let mut expected: std::collections::BTreeMap<u8, u64> = Default::default();
+    for f in hz.top_fans.iter().chain(&mil_stats.top_fans) {
+        *expected.entry(f.id).or_default() += f.wins;
+    }
+    let got: std::collections::BTreeMap<u8, u64> =
+        all.top_fans.iter().map(|f| (f.id, f.wins)).collect();
+    assert_eq!(got, expected);
+    assert!(all.top_fans.windows(2).all(|w| w[0].wins >= w[1].wins));
+    assert!(all.biggest.is_some() && all.average_win_fan.is_some());
 }
