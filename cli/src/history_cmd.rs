@@ -124,13 +124,25 @@ fn write_history(
     let err = |e| failed(path, e);
     let offset = (args.page - 1).saturating_mul(args.limit);
     let stats = store.stats().map_err(err)?;
+    // One block of statistics per rule set when there are several: fan figures only mean
+    // something within one way of scoring.
+    let rules = store.rules_played().map_err(err)?;
+    let by_rules: Vec<HistoryStats> = if rules.len() > 1 {
+        rules
+            .iter()
+            .map(|r| store.stats_for(Some(r)))
+            .collect::<Result<_, _>>()
+            .map_err(err)?
+    } else {
+        Vec::new()
+    };
     if args.matches {
         let total = store.count_matches().map_err(err)?;
         let matches = store.list_matches(offset, args.limit).map_err(err)?;
         if args.json {
             let doc = json!({
                 "db": path.display().to_string(), "page": args.page, "limit": args.limit, "total_matches": total,
-                "matches": matches, "stats": stats,
+                "matches": matches, "stats": stats, "stats_by_rules": by_rules,
             });
             return writeln!(out, "{doc}");
         }
@@ -142,7 +154,7 @@ fn write_history(
         if args.json {
             let doc = json!({
                 "db": path.display().to_string(), "page": args.page, "limit": args.limit, "total_hands": total,
-                "hands": hands, "stats": stats,
+                "hands": hands, "stats": stats, "stats_by_rules": by_rules,
             });
             return writeln!(out, "{doc}");
         }
@@ -150,7 +162,12 @@ fn write_history(
         write_hands(out, &hands)?;
     }
     writeln!(out)?;
-    write_stats(out, &stats)
+    write_stats(out, &stats)?;
+    for s in &by_rules {
+        writeln!(out)?;
+        write_stats(out, s)?;
+    }
+    Ok(())
 }
 
 fn write_heading(
@@ -260,7 +277,10 @@ fn write_matches(out: &mut impl Write, matches: &[MatchEntry]) -> io::Result<()>
 
 fn write_stats(out: &mut impl Write, s: &HistoryStats) -> io::Result<()> {
     let pct = |r: f64| format!("{:.1}%", 100.0 * r);
-    writeln!(out, "Statistics over {} hands:", s.hands)?;
+    match &s.rules {
+        Some(r) => writeln!(out, "Statistics over {} {r} hands:", s.hands)?,
+        None => writeln!(out, "Statistics over {} hands:", s.hands)?,
+    }
     writeln!(
         out,
         "  wins          {:>6}  ({} of hands)",
@@ -671,9 +691,13 @@ mod tests {
     use tongcheng_core::wall::Seed;
 
     fn play(seed: u64) -> HandRecord {
+        play_under(RuleSet::guobiao(), seed)
+    }
+
+    fn play_under(rules: RuleSet, seed: u64) -> HandRecord {
         let g = play_simple_hand(
             HandSetup {
-                rules: RuleSet::guobiao(),
+                rules,
                 seed: Seed::from_u64(seed),
                 dealer: Seat((seed % 4) as u8),
                 prevalent: Wind::East,
@@ -764,12 +788,33 @@ mod tests {
             "{out}"
         );
         // JSON: one document with the same content.
-        let json_args = HistoryArgs { json: true, ..args };
+        let json_args = HistoryArgs {
+            json: true,
+            db: None,
+            ..args
+        };
         let out = text(|o| write_history(o, &h, &here, &json_args));
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["total_hands"], 2);
         assert_eq!(v["hands"][1]["id"], win_id.0);
         assert_eq!(v["stats"]["wins"], 1);
+        assert_eq!(v["stats_by_rules"], serde_json::json!([]));
+        // With a second rule set, statistics per rule set follow the whole history's.
+        let hz = (0..)
+            .map(|seed| play_under(RuleSet::hangzhou(), seed))
+            .find(|r| r.result.winner.is_some())
+            .unwrap();
+        h.add_hand(&hz, hz.result.winner.unwrap(), 1_700_000_200, None)
+            .unwrap();
+        let out = text(|o| write_history(o, &h, &here, &args));
+        assert!(out.contains("Statistics over 3 hands:"), "{out}");
+        assert!(out.contains("Statistics over 2 guobiao hands:"), "{out}");
+        assert!(out.contains("Statistics over 1 hangzhou hands:"), "{out}");
+        let v: serde_json::Value =
+            serde_json::from_str(&text(|o| write_history(o, &h, &here, &json_args))).unwrap();
+        assert_eq!(v["stats_by_rules"][0]["rules"], "guobiao");
+        assert_eq!(v["stats_by_rules"][1]["hands"], 1);
+        assert_eq!(v["stats_by_rules"][1]["scorer"], "hangzhou");
         // Matches.
         let m = h.start_match("guobiao", Seat(0), 1_700_000_000).unwrap();
         h.finish_match(m, [3, -1, -1, -1], 1_700_001_000).unwrap();

@@ -11,13 +11,15 @@ use crate::model::EventModel;
 
 impl From<HistoryError> for TongchengError {
     fn from(e: HistoryError) -> TongchengError {
+        let message = e.to_string();
         match e {
-            HistoryError::NotFound { .. } => TongchengError::NotFound {
-                message: e.to_string(),
-            },
-            _ => TongchengError::Storage {
-                message: e.to_string(),
-            },
+            HistoryError::NotFound { .. } => TongchengError::NotFound { message },
+            // A record handed to `save_hand` that does not verify, or a bad argument.
+            HistoryError::Unverified { .. } | HistoryError::Invalid(_) => {
+                TongchengError::InvalidInput { message }
+            }
+            _ if e.is_unusable_file() => TongchengError::UnusableHistory { message },
+            _ => TongchengError::Storage { message },
         }
     }
 }
@@ -39,9 +41,12 @@ pub struct HandSummaryModel {
     pub fans: Vec<String>,
 }
 
-/// The player's statistics.
+/// The player's statistics over one rule set, or over the whole history.
 #[derive(Clone, Debug, PartialEq, uniffi::Record)]
 pub struct StatsModel {
+    /// The rule set; `None` for the whole history (whose fan figures are empty when it mixes
+    /// ways of scoring: ask `statsFor` per rule set).
+    pub rules: Option<String>,
     pub hands: u64,
     pub wins: u64,
     pub win_rate: f64,
@@ -88,8 +93,9 @@ fn seat(n: u8) -> Result<Seat, TongchengError> {
 
 #[uniffi::export]
 impl HistoryStore {
-    /// Opens (or creates) the history at `path`. A corrupt file or one written by a newer app
-    /// is a `Storage` error and is left untouched; see [`move_aside`].
+    /// Opens (or creates) the history at `path`. A file that is not a history, a damaged one
+    /// or one written by a newer app is an `UnusableHistory` error and is left untouched (see
+    /// [`move_aside`]); a read-only file or directory is a `Storage` error.
     #[uniffi::constructor]
     pub fn open(path: String) -> Result<std::sync::Arc<HistoryStore>, TongchengError> {
         let store = core_history::HistoryStore::open(&path)?;
@@ -98,7 +104,9 @@ impl HistoryStore {
         }))
     }
 
-    /// Saves a finished hand (the session's `record_json()`) for the player in `seat`.
+    /// Saves a finished hand (the session's `record_json()`) for the player in `seat`. The
+    /// record is replayed first: one that does not verify is an `InvalidInput` error naming
+    /// what differs, and nothing is stored. Saving the same hand again returns its id.
     pub fn save_hand(
         &self,
         record_json: String,
@@ -179,8 +187,14 @@ impl HistoryStore {
 
     /// The player's statistics over the whole history.
     pub fn stats(&self) -> Result<StatsModel, TongchengError> {
-        let s = self.lock().stats()?;
+        self.stats_for(None)
+    }
+
+    /// The player's statistics over one rule set (`None`: the whole history).
+    pub fn stats_for(&self, rules: Option<String>) -> Result<StatsModel, TongchengError> {
+        let s = self.lock().stats_for(rules.as_deref())?;
         Ok(StatsModel {
+            rules: s.rules,
             hands: s.hands,
             wins: s.wins,
             win_rate: s.win_rate,
@@ -196,6 +210,11 @@ impl HistoryStore {
                 .collect(),
             total_points: s.total_points,
         })
+    }
+
+    /// The rule sets the history has hands of, most hands first.
+    pub fn rules_played(&self) -> Result<Vec<String>, TongchengError> {
+        Ok(self.lock().rules_played()?)
     }
 
     /// One hand's full record, as JSON.
@@ -226,4 +245,74 @@ impl HistoryStore {
 pub fn move_aside(path: String) -> Result<String, TongchengError> {
     let moved = core_history::HistoryStore::move_aside(&path)?;
     Ok(moved.display().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tongcheng_core::bot::play_simple_hand;
+    use tongcheng_core::game::HandSetup;
+    use tongcheng_core::rules::RuleSet;
+    use tongcheng_core::seat::Wind;
+    use tongcheng_core::wall::Seed;
+
+    fn temp(tag: &str) -> std::path::PathBuf {
+        let p = std::env::temp_dir().join(format!("tongcheng-ffi-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        p
+    }
+
+    #[test]
+    fn a_forged_record_is_invalid_input_and_nothing_is_saved() {
+        let dir = temp("forged");
+        let store = HistoryStore::open(dir.join("h.db").display().to_string()).unwrap();
+        let g = play_simple_hand(
+            HandSetup {
+                rules: RuleSet::guobiao(),
+                seed: Seed::from_u64(3),
+                dealer: Seat(0),
+                prevalent: Wind::East,
+                dealer_level: 0,
+            },
+            3,
+        );
+        let mut record = HandRecord::of(&g).unwrap();
+        let good = record.to_json();
+        record.result.deltas[0] += 1_000_000;
+        let e = store.save_hand(record.to_json(), 0, 1, None).unwrap_err();
+        assert!(matches!(e, TongchengError::InvalidInput { .. }), "{e:?}");
+        assert!(e.to_string().contains("nothing was stored"), "{e}");
+        assert_eq!(store.stats().unwrap().hands, 0);
+        let id = store.save_hand(good.clone(), 0, 1, None).unwrap();
+        assert_eq!(store.save_hand(good, 0, 2, None).unwrap(), id, "saved once");
+        assert_eq!(store.stats().unwrap().hands, 1);
+        assert_eq!(store.rules_played().unwrap(), vec!["guobiao".to_string()]);
+        assert_eq!(
+            store
+                .stats_for(Some("guobiao".into()))
+                .unwrap()
+                .rules
+                .as_deref(),
+            Some("guobiao")
+        );
+        drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_history_is_unusable_and_untouched() {
+        let dir = temp("unusable");
+        let path = dir.join("one-byte.db");
+        std::fs::write(&path, b"x").unwrap();
+        let Err(e) = HistoryStore::open(path.display().to_string()) else {
+            panic!("a 1-byte file opened as a history");
+        };
+        assert!(matches!(e, TongchengError::UnusableHistory { .. }), "{e:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"x");
+        let moved = move_aside(path.display().to_string()).unwrap();
+        assert_eq!(std::fs::read(&moved).unwrap(), b"x");
+        assert!(HistoryStore::open(path.display().to_string()).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

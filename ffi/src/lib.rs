@@ -29,9 +29,13 @@ pub enum TongchengError {
     /// Malformed input: bad tile notation, an unknown rule set or level, a bad record.
     #[error("invalid input: {message}")]
     InvalidInput { message: String },
-    /// The history database failed (corrupt, newer than this build, I/O).
+    /// The history database failed (I/O, a read-only file, a lock held too long).
     #[error("storage: {message}")]
     Storage { message: String },
+    /// The history file cannot be used as it is — not a history, damaged, or written by a
+    /// newer app. It was left untouched; offer to move it aside (`moveAside`) and start anew.
+    #[error("unusable history: {message}")]
+    UnusableHistory { message: String },
     /// No such record.
     #[error("not found: {message}")]
     NotFound { message: String },

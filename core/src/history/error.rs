@@ -19,7 +19,7 @@ pub enum HistoryError {
 
     /// The file is not an SQLite database at all, or its header is damaged.
     #[error(
-        "{path} is not a readable history database (corrupt, or another kind of file): {reason}; \
+        "{path} is not a tongcheng history (not an SQLite database, or a damaged one): {reason}; \
          it was left untouched"
     )]
     NotADatabase { path: PathBuf, reason: String },
@@ -27,6 +27,14 @@ pub enum HistoryError {
     /// The file is an SQLite database, but another program's.
     #[error("{path} is an SQLite database but not a tongcheng hand history; it was left untouched")]
     Foreign { path: PathBuf },
+
+    /// The file (or its directory, where the write-ahead log goes) cannot be written: hands
+    /// could not be saved, so the history is not opened at all.
+    #[error(
+        "{path} cannot be written (a read-only file or directory), so no hand could be saved \
+         there; make it writable or use another file"
+    )]
+    ReadOnly { path: PathBuf },
 
     /// SQLite found damage inside the database.
     #[error("the history database is damaged: {0}")]
@@ -56,6 +64,14 @@ pub enum HistoryError {
         source: ReplayError,
     },
 
+    /// A record given to store does not verify: nothing was stored.
+    #[error("record {record_id} was refused, nothing was stored: it does not verify: {source}")]
+    Unverified {
+        record_id: String,
+        #[source]
+        source: ReplayError,
+    },
+
     /// The caller passed something the history cannot store.
     #[error("{0}")]
     Invalid(String),
@@ -78,11 +94,11 @@ impl HistoryError {
                         reason,
                     },
                     ErrorCode::DatabaseCorrupt => HistoryError::Corrupt(reason),
+                    ErrorCode::ReadOnly => HistoryError::ReadOnly { path: shown() },
                     ErrorCode::CannotOpen
                     | ErrorCode::SystemIoFailure
                     | ErrorCode::DiskFull
                     | ErrorCode::PermissionDenied
-                    | ErrorCode::ReadOnly
                     | ErrorCode::NoLargeFileSupport => HistoryError::Io {
                         path: shown(),
                         source: std::io::Error::other(reason),

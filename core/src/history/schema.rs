@@ -6,10 +6,12 @@
 //! see a database at a whole version. A migration is append-only history: once shipped, a step
 //! is never edited — a change is a new step.
 
-use rusqlite::{Connection, Transaction, TransactionBehavior, params};
+use std::collections::HashSet;
 
-use crate::game::FanLine;
-use crate::record::HandRecord;
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use crate::game::{FanLine, Scorer};
+use crate::record::{HandRecord, RecordId};
 
 /// `PRAGMA application_id` of a tongcheng history: "TCMJ".
 pub(crate) const APPLICATION_ID: i32 = 0x5443_4D4A;
@@ -35,6 +37,10 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     Migration {
         what: "running statistics kept by triggers; stored hands become append-only",
         up: v3_running_totals,
+    },
+    Migration {
+        what: "record ids, fans keyed by scorer and id, statistics per rule set, sync outbox",
+        up: v4_record_ids_stable_fans_outbox,
     },
 ];
 
@@ -127,7 +133,7 @@ fn v2_matches_and_fans(tx: &Transaction) -> rusqlite::Result<()> {
     };
     for (id, json) in rows {
         if let Ok(record) = HandRecord::from_json(&json) {
-            insert_fans(tx, id, &record)?;
+            v2_insert_fans(tx, id, &record)?;
         }
     }
     Ok(())
@@ -154,14 +160,14 @@ fn v3_running_totals(tx: &Transaction) -> rusqlite::Result<()> {
             win_fan_sum      INTEGER NOT NULL,
             win_fan_count    INTEGER NOT NULL
         );
-        INSERT INTO totals {TOTALS_SELECT};
+        INSERT INTO totals {V3_TOTALS_SELECT};
         -- per fan: the player's wins that had it, and how many times it counted in them
         CREATE TABLE fan_totals (
             fan_id  INTEGER PRIMARY KEY,
             wins    INTEGER NOT NULL,
             times   INTEGER NOT NULL
         );
-        INSERT INTO fan_totals {FAN_TOTALS_SELECT};
+        INSERT INTO fan_totals {V3_FAN_TOTALS_SELECT};
 
         CREATE TRIGGER hands_add_to_totals AFTER INSERT ON hands BEGIN
             UPDATE totals SET
@@ -199,8 +205,8 @@ fn v3_running_totals(tx: &Transaction) -> rusqlite::Result<()> {
     ))
 }
 
-/// The row of `totals`, worked out from the hands themselves.
-pub(crate) const TOTALS_SELECT: &str = "
+/// The row of `totals`, worked out from the hands themselves (v3).
+const V3_TOTALS_SELECT: &str = "
     SELECT 1, count(*), coalesce(sum(won = 1), 0), coalesce(sum(dealt_in = 1), 0),
            coalesce(sum(won = 1 AND self_drawn = 1), 0), coalesce(sum(winner IS NULL), 0),
            coalesce(sum(points), 0),
@@ -208,19 +214,16 @@ pub(crate) const TOTALS_SELECT: &str = "
            coalesce(sum(won = 1 AND fan_total IS NOT NULL), 0)
     FROM hands";
 
-/// The rows of `fan_totals`, worked out from the hands themselves.
-pub(crate) const FAN_TOTALS_SELECT: &str = "
+/// The rows of `fan_totals`, worked out from the hands themselves (v3).
+const V3_FAN_TOTALS_SELECT: &str = "
     SELECT f.fan_id, count(*), sum(f.count)
     FROM hand_fans f JOIN hands h ON h.id = f.hand_id
     WHERE h.won = 1
     GROUP BY f.fan_id";
 
-/// Writes the fan rows of a hand's win (nothing for a drawn hand).
-pub(crate) fn insert_fans(
-    conn: &Connection,
-    hand_id: i64,
-    record: &HandRecord,
-) -> rusqlite::Result<()> {
+/// Writes the fan rows of a hand's win as schema v2 and v3 kept them (nothing for a drawn
+/// hand). Only the v2 step uses it; v4 rebuilds these rows.
+fn v2_insert_fans(conn: &Connection, hand_id: i64, record: &HandRecord) -> rusqlite::Result<()> {
     let Some(score) = record.result.score.as_ref() else {
         return Ok(());
     };
@@ -246,6 +249,225 @@ pub(crate) fn insert_fans(
     for (f, count) in merged {
         name.execute(params![f.id, f.name(), f.en(), f.points])?;
         fan.execute(params![hand_id, f.id, count])?;
+    }
+    Ok(())
+}
+
+/// v4: what sync needs, and keys that do not collide.
+///
+/// - Every hand gets its record's content id (`record_id`, unique), read from the stored
+///   record (upgraded from version 1 where needed). A record that does not read gets none and
+///   is reported in the outbox as refused, with the reason; a second copy of a hand already
+///   stored keeps none (it is the same hand, and the first copy carries the id).
+/// - Fan rows are keyed by (scorer, fan id), rebuilt from the records: before v4 a Hangzhou
+///   element's id was its list position, so id 1 read both as 爆头 and as 大四喜. Names are no
+///   longer stored; they are looked up in the scorer's tables for display (`fan_names` goes).
+/// - Running totals per rule set (`totals` and `fan_totals` keyed by the rules' name), so the
+///   statistics of one rule set never count another's hands, and fans never mix scorers.
+/// - The outbox: hands not yet uploaded (every hand stored before v4 is), those the server
+///   refused with its reason; and `sync_state` for the pull cursor.
+fn v4_record_ids_stable_fans_outbox(tx: &Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+        DROP TRIGGER hands_add_to_totals;
+        DROP TRIGGER hand_fans_add_to_totals;
+        DROP TRIGGER hand_fans_are_immutable;
+        DROP TRIGGER hand_fans_are_kept;
+        DROP TRIGGER hands_are_immutable;
+        DROP TABLE totals;
+        DROP TABLE fan_totals;
+        DROP TABLE hand_fans;
+        DROP TABLE fan_names;
+        -- the record's content id (64 hex digits); NULL when the record does not read
+        ALTER TABLE hands ADD COLUMN record_id TEXT;
+        -- the fans of each hand's win (whoever won it), by stable key
+        CREATE TABLE hand_fans (
+            hand_id  INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
+            scorer   TEXT    NOT NULL CHECK (scorer IN ('mcr', 'hangzhou')),
+            fan_id   INTEGER NOT NULL CHECK (fan_id BETWEEN 0 AND 255),
+            -- points per occurrence (Hangzhou: the element's factor or fans)
+            points   INTEGER NOT NULL,
+            count    INTEGER NOT NULL CHECK (count > 0),
+            PRIMARY KEY (hand_id, scorer, fan_id)
+        ) WITHOUT ROWID;
+        -- hands to upload; a refused one stays, with the reason, and is not sent again
+        CREATE TABLE outbox (
+            hand_id   INTEGER PRIMARY KEY REFERENCES hands (id),
+            rejected  TEXT
+        );
+        -- small named values of the sync (the pull cursor)
+        CREATE TABLE sync_state (
+            key    TEXT PRIMARY KEY,
+            value  TEXT NOT NULL
+        ) WITHOUT ROWID;
+        ",
+    )?;
+    // One record at a time (a big history's records do not fit in memory at once). A record
+    // that does not read must not stop the migration: the player would lose the whole history
+    // to one bad row.
+    let ids: Vec<i64> = {
+        let mut st = tx.prepare("SELECT id FROM hands ORDER BY id")?;
+        st.query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?
+    };
+    let mut seen: HashSet<RecordId> = HashSet::with_capacity(ids.len());
+    let mut read = tx.prepare(
+        "SELECT h.winner IS NOT NULL, r.record FROM hands h
+         LEFT JOIN hand_records r ON r.hand_id = h.id WHERE h.id = ?1",
+    )?;
+    let mut set_id = tx.prepare("UPDATE hands SET record_id = ?2 WHERE id = ?1")?;
+    let mut queue = tx.prepare("INSERT INTO outbox (hand_id, rejected) VALUES (?1, ?2)")?;
+    for id in ids {
+        let (won, text): (bool, Option<rusqlite::types::Value>) = read
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?
+            .unwrap_or((false, None));
+        let record = match text {
+            Some(rusqlite::types::Value::Text(t)) => HandRecord::from_json(&t)
+                .map_err(|e| format!("the stored record cannot be read: {e}")),
+            Some(_) => Err("the stored record is not text".to_string()),
+            None => Err("the stored record is missing".to_string()),
+        }
+        .and_then(|r| {
+            if RecordId::of(&r.setup, &r.actions) == r.id {
+                Ok(r)
+            } else {
+                Err("the stored record's id does not match its content".to_string())
+            }
+        });
+        match record {
+            Ok(r) => {
+                if !seen.insert(r.id.clone()) {
+                    // A second copy of a stored hand: counted as before, uploaded once.
+                    continue;
+                }
+                set_id.execute(params![id, r.id.as_str()])?;
+                queue.execute(params![id, None::<String>])?;
+                if won {
+                    insert_fans(tx, id, &r)?;
+                }
+            }
+            Err(reason) => {
+                queue.execute(params![id, reason])?;
+            }
+        }
+    }
+    drop((read, set_id, queue));
+    tx.execute_batch(&format!(
+        "
+        CREATE UNIQUE INDEX hands_by_record ON hands (record_id);
+        -- each rule set's wins, biggest first
+        CREATE INDEX hands_wins_by_rules ON hands (rules, fan_total DESC, id) WHERE won = 1;
+        CREATE TRIGGER hands_are_immutable BEFORE UPDATE ON hands BEGIN
+            SELECT RAISE(ABORT, 'stored hands are immutable');
+        END;
+        CREATE TRIGGER hand_fans_are_immutable BEFORE UPDATE ON hand_fans BEGIN
+            SELECT RAISE(ABORT, 'stored hands are immutable');
+        END;
+        CREATE TRIGGER hand_fans_are_kept BEFORE DELETE ON hand_fans BEGIN
+            SELECT RAISE(ABORT, 'stored hands are kept');
+        END;
+
+        CREATE TABLE totals (
+            rules            TEXT    PRIMARY KEY,
+            hands            INTEGER NOT NULL,
+            wins             INTEGER NOT NULL,
+            deal_ins         INTEGER NOT NULL,
+            self_drawn_wins  INTEGER NOT NULL,
+            draws            INTEGER NOT NULL,
+            points           INTEGER NOT NULL,
+            win_fan_sum      INTEGER NOT NULL,
+            win_fan_count    INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO totals {TOTALS_SELECT};
+        -- per rule set and fan: the player's wins that had it, how many times it counted in
+        -- them, and its points per occurrence
+        CREATE TABLE fan_totals (
+            rules   TEXT    NOT NULL,
+            scorer  TEXT    NOT NULL,
+            fan_id  INTEGER NOT NULL,
+            wins    INTEGER NOT NULL,
+            times   INTEGER NOT NULL,
+            points  INTEGER NOT NULL,
+            PRIMARY KEY (rules, scorer, fan_id)
+        ) WITHOUT ROWID;
+        INSERT INTO fan_totals {FAN_TOTALS_SELECT};
+        -- a rule set's most frequent fans are the first entries: no sort when they are read
+        CREATE INDEX fan_totals_ranked ON fan_totals (rules, wins DESC, times DESC, scorer, fan_id);
+
+        CREATE TRIGGER hands_add_to_totals AFTER INSERT ON hands BEGIN
+            INSERT INTO totals (rules, hands, wins, deal_ins, self_drawn_wins, draws, points,
+                                win_fan_sum, win_fan_count)
+            VALUES (NEW.rules, 1, NEW.won = 1, NEW.dealt_in = 1,
+                    NEW.won = 1 AND NEW.self_drawn = 1, NEW.winner IS NULL, NEW.points,
+                    iif(NEW.won = 1, coalesce(NEW.fan_total, 0), 0),
+                    NEW.won = 1 AND NEW.fan_total IS NOT NULL)
+            ON CONFLICT (rules) DO UPDATE SET
+                hands = hands + 1,
+                wins = wins + excluded.wins,
+                deal_ins = deal_ins + excluded.deal_ins,
+                self_drawn_wins = self_drawn_wins + excluded.self_drawn_wins,
+                draws = draws + excluded.draws,
+                points = points + excluded.points,
+                win_fan_sum = win_fan_sum + excluded.win_fan_sum,
+                win_fan_count = win_fan_count + excluded.win_fan_count;
+        END;
+        CREATE TRIGGER hand_fans_add_to_totals AFTER INSERT ON hand_fans
+        WHEN (SELECT won FROM hands WHERE id = NEW.hand_id) = 1 BEGIN
+            INSERT INTO fan_totals (rules, scorer, fan_id, wins, times, points)
+            VALUES ((SELECT rules FROM hands WHERE id = NEW.hand_id), NEW.scorer, NEW.fan_id, 1,
+                    NEW.count, NEW.points)
+            ON CONFLICT (rules, scorer, fan_id) DO UPDATE SET
+                wins = wins + 1,
+                times = times + excluded.times,
+                points = max(points, excluded.points);
+        END;
+        "
+    ))
+}
+
+/// The rows of `totals`, worked out from the hands themselves.
+pub(crate) const TOTALS_SELECT: &str = "
+    SELECT rules, count(*), coalesce(sum(won = 1), 0), coalesce(sum(dealt_in = 1), 0),
+           coalesce(sum(won = 1 AND self_drawn = 1), 0), coalesce(sum(winner IS NULL), 0),
+           coalesce(sum(points), 0),
+           coalesce(sum(iif(won = 1, coalesce(fan_total, 0), 0)), 0),
+           coalesce(sum(won = 1 AND fan_total IS NOT NULL), 0)
+    FROM hands GROUP BY rules";
+
+/// The rows of `fan_totals`, worked out from the hands themselves.
+pub(crate) const FAN_TOTALS_SELECT: &str = "
+    SELECT h.rules, f.scorer, f.fan_id, count(*), sum(f.count), max(f.points)
+    FROM hand_fans f JOIN hands h ON h.id = f.hand_id
+    WHERE h.won = 1
+    GROUP BY h.rules, f.scorer, f.fan_id";
+
+/// Writes the fan rows of a hand's win (nothing for a drawn hand). A breakdown listing a fan
+/// twice counts it twice, in one row.
+pub(crate) fn insert_fans(
+    conn: &Connection,
+    hand_id: i64,
+    record: &HandRecord,
+) -> rusqlite::Result<()> {
+    let Some(score) = record.result.score.as_ref() else {
+        return Ok(());
+    };
+    if record.result.winner.is_none() {
+        return Ok(());
+    }
+    let mut fan = conn.prepare_cached(
+        "INSERT INTO hand_fans (hand_id, scorer, fan_id, points, count)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    let mut merged: Vec<(Scorer, u8, u32, u32)> = Vec::with_capacity(score.fans.len());
+    for f in score.fans.iter().filter(|f| f.count > 0) {
+        match merged.iter_mut().find(|m| (m.0, m.1) == (f.scorer, f.id)) {
+            Some(m) => m.3 = m.3.saturating_add(f.count),
+            None => merged.push((f.scorer, f.id, f.points, f.count)),
+        }
+    }
+    for (scorer, id, points, count) in merged {
+        fan.execute(params![hand_id, scorer.name(), id, points, count])?;
     }
     Ok(())
 }

@@ -4,9 +4,16 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+mod guards;
+mod sync;
+
+use rusqlite::params;
+
+use super::write::Summary;
 use super::*;
 use crate::bot::SimplePlayer;
 use crate::game::HandSetup;
+use crate::game::{Game, Scorer};
 use crate::rules::RuleSet;
 use crate::seat::Wind;
 use crate::wall::Seed;
@@ -94,6 +101,14 @@ fn samples() -> &'static Samples {
     })
 }
 
+/// `n` hands, each its own (seeds apart from the samples'), for tests that store many.
+fn many(n: usize) -> Vec<&'static HandRecord> {
+    static M: OnceLock<Vec<HandRecord>> = OnceLock::new();
+    let all = M.get_or_init(|| (100_000..100_064).map(play).collect());
+    assert!(n <= all.len());
+    all[..n].iter().collect()
+}
+
 /// Every sample, wins first.
 fn all_samples() -> Vec<&'static HandRecord> {
     let s = samples();
@@ -175,9 +190,10 @@ fn bytes(p: &Path) -> Vec<u8> {
 
 #[test]
 fn a_hand_goes_in_and_comes_back() {
-    let mut h = HistoryStore::open_in_memory().unwrap();
-    for (i, r) in all_samples().into_iter().enumerate() {
-        for seat in Seat::ALL {
+    // A hand is stored once per history: one history per seat.
+    for seat in Seat::ALL {
+        let mut h = HistoryStore::open_in_memory().unwrap();
+        for (i, r) in all_samples().into_iter().enumerate() {
             let id = h.add_hand(r, seat, 1_700_000_000 + i as i64, None).unwrap();
             let e = h.get_hand(id).unwrap();
             check_entry(&e, r, seat);
@@ -186,9 +202,10 @@ fn a_hand_goes_in_and_comes_back() {
             assert_eq!(&h.get_record(id).unwrap(), r);
             let g = h.replay(id).unwrap();
             assert_eq!(g.result(), Some(&r.result));
+            assert_eq!(e.record_id.as_ref(), Some(&r.id));
         }
+        assert_eq!(h.count_hands().unwrap(), all_samples().len() as u64);
     }
-    assert_eq!(h.count_hands().unwrap(), 4 * all_samples().len() as u64);
 }
 
 #[test]
@@ -196,23 +213,23 @@ fn every_kind_of_result_is_summarised_for_every_seat() {
     let s = samples();
     let r = &s.discard_wins[0];
     let (w, d) = (r.result.winner.unwrap(), r.result.discarder.unwrap());
-    let mut h = HistoryStore::open_in_memory().unwrap();
-    let id = h.add_hand(r, w, 0, None).unwrap();
-    let win = h.get_hand(id).unwrap();
+    // One history per point of view: a hand is stored once per history.
+    let stored = |r: &HandRecord, seat: Seat| {
+        let mut h = HistoryStore::open_in_memory().unwrap();
+        let id = h.add_hand(r, seat, 0, None).unwrap();
+        h.get_hand(id).unwrap()
+    };
+    let win = stored(r, w);
     assert!(win.won && !win.dealt_in && !win.self_drawn && win.points > 0);
-    let id = h.add_hand(r, d, 0, None).unwrap();
-    let dealt = h.get_hand(id).unwrap();
+    let dealt = stored(r, d);
     assert!(!dealt.won && dealt.dealt_in && dealt.points < 0);
     let r = &s.self_drawn[0];
     let w = r.result.winner.unwrap();
-    let id = h.add_hand(r, w, 0, None).unwrap();
-    let tsumo = h.get_hand(id).unwrap();
+    let tsumo = stored(r, w);
     assert!(tsumo.won && tsumo.self_drawn && !tsumo.dealt_in);
-    let id = h.add_hand(r, w.next(), 0, None).unwrap();
-    let other = h.get_hand(id).unwrap();
+    let other = stored(r, w.next());
     assert!(!other.won && other.self_drawn && !other.dealt_in && other.points < 0);
-    let id = h.add_hand(&s.draws[0], Seat(2), 0, None).unwrap();
-    let draw = h.get_hand(id).unwrap();
+    let draw = stored(&s.draws[0], Seat(2));
     assert!(draw.winner.is_none() && !draw.won && !draw.dealt_in && draw.fans.is_empty());
     assert_eq!((draw.points, draw.fan_total), (0, None));
 }
@@ -220,12 +237,12 @@ fn every_kind_of_result_is_summarised_for_every_seat() {
 #[test]
 fn hands_page_newest_first() {
     let mut h = HistoryStore::open_in_memory().unwrap();
-    let r = &samples().discard_wins[0];
     // Out-of-order times, and ties broken by id (later stored first).
     let times = [50, 10, 30, 30, 70, 20, 30];
     let ids: Vec<HandId> = times
         .iter()
-        .map(|&t| h.add_hand(r, Seat(0), t, None).unwrap())
+        .zip(many(times.len()))
+        .map(|(&t, r)| h.add_hand(r, Seat(0), t, None).unwrap())
         .collect();
     let mut expected: Vec<(i64, HandId)> = times.iter().copied().zip(ids.iter().copied()).collect();
     expected.sort_by(|a, b| b.cmp(a));
@@ -262,8 +279,8 @@ fn matches_collect_their_hands() {
         points += e.points as i64;
         wins += e.won as u64;
     }
-    h.add_hand(&s.draws[0], Seat(0), 250, Some(m2)).unwrap();
-    h.add_hand(&s.draws[0], Seat(0), 260, None).unwrap();
+    h.add_hand(many(2)[0], Seat(0), 250, Some(m2)).unwrap();
+    h.add_hand(many(2)[1], Seat(0), 260, None).unwrap();
     let e = h.get_match(m1).unwrap();
     assert_eq!(e.hands, (s.discard_wins.len() + s.draws.len()) as u64);
     assert_eq!(
@@ -342,12 +359,20 @@ fn an_import_is_all_or_nothing() {
         match_id: Some(MatchId(5)),
         ..good
     };
-    assert!(h.import(&[good, good, bad]).is_err());
+    let other = NewHand {
+        record: &s.discard_wins[1],
+        ..good
+    };
+    assert!(h.import(&[good, other, bad]).is_err());
     assert_eq!(h.count_hands().unwrap(), 0);
     assert_eq!(h.stats().unwrap().top_fans, vec![]);
-    let ids = h.import(&[good, good]).unwrap();
-    assert_eq!(ids.len(), 2);
+    assert_eq!(h.count_pending_uploads().unwrap(), 0);
+    // The same hand twice in one batch is stored once.
+    let ids = h.import(&[good, other, good]).unwrap();
+    assert_eq!(ids.len(), 3);
+    assert_eq!(ids[0], ids[2]);
     assert_eq!(h.count_hands().unwrap(), 2);
+    assert_eq!(h.count_pending_uploads().unwrap(), 2);
     // Bad input is refused before anything is written.
     let wrong_seat = NewHand {
         seat: Seat(9),
@@ -376,13 +401,15 @@ fn statistics_match_a_direct_count() {
     );
     assert_eq!((empty.average_win_fan, empty.biggest), (None, None));
     let mut stored: Vec<(HandId, &HandRecord, Seat)> = Vec::new();
-    for (i, r) in all_samples().into_iter().enumerate() {
-        // Every seat once, and the winner's seat twice, so that there are wins.
-        let mut seats = Seat::ALL.to_vec();
-        seats.extend(r.result.winner);
-        for seat in seats {
-            stored.push((h.add_hand(r, seat, i as i64, None).unwrap(), r, seat));
+    for (i, r) in all_samples().into_iter().chain(many(64)).enumerate() {
+        // Wins, deal-ins and others' wins, a seat each.
+        let seat = match i % 3 {
+            0 => r.result.winner,
+            1 => r.result.discarder,
+            _ => None,
         }
+        .unwrap_or(Seat((i % 4) as u8));
+        stored.push((h.add_hand(r, seat, i as i64, None).unwrap(), r, seat));
     }
     let st = h.stats_with_top(100).unwrap();
     let wins: Vec<&(HandId, &HandRecord, Seat)> = stored
@@ -529,7 +556,8 @@ fn stored_hands_are_immutable_and_the_totals_are_checked() {
     h.check_integrity().unwrap();
     assert_eq!(h.stats().unwrap(), before);
     h.conn.execute("DELETE FROM totals", []).unwrap();
-    assert!(matches!(h.stats(), Err(HistoryError::Corrupt(_))));
+    assert_eq!(h.stats().unwrap().hands, 0, "read as they are…");
+    assert!(matches!(h.check_integrity(), Err(HistoryError::Corrupt(_))));
     h.rebuild_statistics().unwrap();
     assert_eq!(h.stats().unwrap(), before);
 }
@@ -537,9 +565,9 @@ fn stored_hands_are_immutable_and_the_totals_are_checked() {
 #[test]
 fn garbage_in_a_row_is_a_typed_error() {
     let mut h = HistoryStore::open_in_memory().unwrap();
-    let r = &samples().discard_wins[0];
+    let records = many(7);
     let ids: Vec<HandId> = (0..7)
-        .map(|i| h.add_hand(r, Seat(0), i, None).unwrap())
+        .map(|i| h.add_hand(records[i], Seat(0), i as i64, None).unwrap())
         .collect();
     let c = &h.conn;
     allow_tampering(c);
@@ -561,17 +589,16 @@ fn garbage_in_a_row_is_a_typed_error() {
     c.execute("DELETE FROM hand_records WHERE hand_id = ?1", [ids[3].0])
         .unwrap();
     // A record that parses but was tampered with: it no longer replays to what it says.
-    let mut forged = r.clone();
-    let w = forged.result.winner.unwrap().index();
-    forged.result.deltas[w] += 8;
-    forged.result.deltas[(w + 1) % 4] -= 8;
+    let mut forged = records[4].clone();
+    forged.result.deltas[0] += 8;
+    forged.result.deltas[1] -= 8;
     c.execute(
         "UPDATE hand_records SET record = ?2 WHERE hand_id = ?1",
         params![ids[4].0, forged.to_json()],
     )
     .unwrap();
     // A record naming a seat that does not exist as its dealer.
-    let mut json: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&records[5].to_json()).unwrap();
     json["setup"]["dealer"] = 7.into();
     c.execute(
         "UPDATE hand_records SET record = ?2 WHERE hand_id = ?1",
@@ -639,7 +666,7 @@ fn a_file_history_is_wal_and_persists() {
     h.check_integrity().unwrap();
     // Two stores on one file: what one writes, the other reads.
     let mut other = HistoryStore::open(&path).unwrap();
-    let id2 = other.add_hand(r, Seat(0), 6, None).unwrap();
+    let id2 = other.add_hand(many(1)[0], Seat(0), 6, None).unwrap();
     assert_eq!(h.get_hand(id2).unwrap().seat, Seat(0));
     assert!(matches!(
         HistoryStore::open(&dir.0),
@@ -696,7 +723,7 @@ fn insert_at_version(
             .unwrap();
             id
         }
-        2 => {
+        2 | 3 => {
             let id = insert_at_version(c, 1, r, seat, played_at);
             let Some(score) = r
                 .result
@@ -742,6 +769,22 @@ fn every_earlier_schema_migrates_with_its_data() {
                 schema::Migrated::Done
             );
             assert_eq!(schema::user_version(&c).unwrap(), k);
+            // From v3 on, stored hands are immutable; an older build's writes are done with
+            // the triggers off, then the triggers come back exactly as they were.
+            let triggers: Vec<String> = {
+                let mut st = c
+                    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name IN ('hands_are_immutable', 'hand_records_are_immutable')")
+                    .unwrap();
+                st.query_map([], |r| r.get(0))
+                    .unwrap()
+                    .collect::<rusqlite::Result<_>>()
+                    .unwrap()
+            };
+            c.execute_batch(
+                "DROP TRIGGER IF EXISTS hands_are_immutable;
+                 DROP TRIGGER IF EXISTS hand_records_are_immutable;",
+            )
+            .unwrap();
             if k > 0 {
                 for (i, r) in all_samples().into_iter().enumerate() {
                     let seat = r.result.winner.unwrap_or(Seat((i % 4) as u8));
@@ -769,6 +812,9 @@ fn every_earlier_schema_migrates_with_its_data() {
                         .unwrap();
                 }
                 old_match = Some(m);
+            }
+            for sql in &triggers {
+                c.execute_batch(sql).unwrap();
             }
         }
         let h = HistoryStore::open(&path).unwrap_or_else(|e| panic!("v{k}: {e}"));
@@ -811,6 +857,33 @@ fn every_earlier_schema_migrates_with_its_data() {
             );
             assert!(!st.top_fans.is_empty());
         }
+        if k > 0 {
+            // v4: record ids, fans by stable key, the outbox.
+            let broken = listed.iter().find(|e| e.played_at == 5000).unwrap();
+            assert_eq!(broken.record_id, None);
+            for (id, r, _) in &stored {
+                assert_eq!(
+                    h.get_hand(HandId(*id)).unwrap().record_id.as_ref(),
+                    Some(&r.id)
+                );
+            }
+            assert_eq!(h.count_pending_uploads().unwrap(), stored.len() as u64);
+            let pending = h.pending_uploads(1000).unwrap();
+            assert_eq!(
+                pending.iter().map(|p| p.hand.0).collect::<Vec<_>>(),
+                stored.iter().map(|s| s.0).collect::<Vec<_>>()
+            );
+            let rejected = h.rejected_uploads(0, 10).unwrap();
+            assert_eq!(rejected.len(), 1);
+            assert_eq!(
+                (rejected[0].hand, &rejected[0].record_id),
+                (broken.id, &None)
+            );
+            assert!(
+                rejected[0].reason.contains("cannot be read"),
+                "{rejected:?}"
+            );
+        }
         if let Some(m) = old_match {
             let e = h.get_match(MatchId(m)).unwrap();
             assert_eq!((e.hands, e.seat, e.started_at), (3, Seat(2), 900));
@@ -833,8 +906,7 @@ fn every_earlier_schema_migrates_with_its_data() {
         drop(h);
         let mut h = HistoryStore::open(&path).unwrap();
         let m = h.start_match("guobiao", Seat(0), 1).unwrap();
-        h.add_hand(&samples().draws[0], Seat(0), 2, Some(m))
-            .unwrap();
+        h.add_hand(many(1)[0], Seat(0), 2, Some(m)).unwrap();
     }
 }
 
@@ -965,10 +1037,8 @@ fn damaged_pages_give_errors_not_panics() {
     let path = dir.join("history.db");
     {
         let mut h = HistoryStore::open(&path).unwrap();
-        let s = samples();
-        for i in 0..60 {
-            h.add_hand(&s.discard_wins[i % 4], Seat((i % 4) as u8), i as i64, None)
-                .unwrap();
+        for (i, r) in many(60).into_iter().enumerate() {
+            h.add_hand(r, Seat((i % 4) as u8), i as i64, None).unwrap();
         }
         h.conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
