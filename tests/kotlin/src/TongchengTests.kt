@@ -220,7 +220,7 @@ fun historyTests() {
         try {
             HistoryStore.open(bad.path)
             error("a corrupt file must fail")
-        } catch (e: TongchengException.Storage) {
+        } catch (e: TongchengException.UnusableHistory) {
             check(bad.readText() == "this is not a database") { "the file is untouched" }
         }
         dir.deleteRecursively()
