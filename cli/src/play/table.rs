@@ -14,8 +14,7 @@ use tongcheng_core::game::{Action, Decision, Game, GameError, Match, SeatView};
 use tongcheng_core::record::RecordedAction;
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::Seat;
-use tongcheng_core::table::{self, Clock, Deal, Player, SavedTable, TableConfig};
-use tongcheng_core::wall::Seed;
+use tongcheng_core::table::{self, Clock, Player, SavedTable, TableConfig};
 
 /// The human's player number (players 1–3 are bots).
 pub const HUMAN: usize = 0;
@@ -118,21 +117,12 @@ impl Unfinished {
     }
 }
 
-/// The terminal's match: the person in slot 0, three bots, walls and bots from `seed`.
+/// The terminal's match: the core's person-and-bots table, its clock off (the terminal
+/// keeps the countdown).
 fn config(rules: RuleSet, seed: u64, level: Level) -> TableConfig {
     TableConfig {
-        deal: Deal::Match {
-            rules,
-            seed: Seed::from_u64(seed),
-        },
-        players: [
-            Player::Local,
-            Player::Bot(level),
-            Player::Bot(level),
-            Player::Bot(level),
-        ],
-        bot_seed: seed,
         clock: Clock::Off,
+        ..TableConfig::person_and_bots(rules, level, seed)
     }
 }
 
