@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace
+# The plain (non-SSE2) hand-analysis paths that ARM phones run, tested on x86 as well.
+cargo test -p tongcheng-core --features scalar --lib
 
 # The phone boundary: Kotlin on the JVM against the real library (installs its toolchain).
 bash tests/kotlin/run.sh

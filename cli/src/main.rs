@@ -1,5 +1,7 @@
 //! `tongcheng`: the desktop face of the Tongcheng Mahjong core.
 
+#![forbid(unsafe_code)]
+
 mod arena;
 mod fan;
 mod history_cmd;

@@ -308,3 +308,54 @@ fn a_damaged_unfinished_file_is_reported_not_fatal() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("left untouched"));
 }
+
+/// Sets `key` to `value` in every object named "rules" inside `v`.
+fn set_in_rules(v: &mut serde_json::Value, key: &str, value: serde_json::Value) -> usize {
+    let mut n = 0;
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, child) in map.iter_mut() {
+                if k == "rules"
+                    && let Some(rules) = child.as_object_mut()
+                {
+                    rules.insert(key.to_string(), value.clone());
+                    n += 1;
+                } else {
+                    n += set_in_rules(child, key, value.clone());
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for child in items {
+                n += set_in_rules(child, key, value.clone());
+            }
+        }
+        _ => {}
+    }
+    n
+}
+
+#[test]
+fn a_saved_match_with_impossible_rules_is_refused_and_kept() {
+    // Reproducer: flowers with the flipped wild used to panic in the Hangzhou scorer, after
+    // --resume had already deleted the save.
+    let dir = temp_dir("impossible");
+    let o = run(&dir, &["play", "--seed", "8", "--db", "h.db"], "7p\nquit\n");
+    assert!(o.status.success(), "{}", stdout(&o));
+    let path = dir.join("h.db.unfinished.json");
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("quit saves the match")).unwrap();
+    assert!(set_in_rules(&mut json, "flowers", true.into()) > 0);
+    set_in_rules(&mut json, "wild", "flipped".into());
+    let forged = serde_json::to_string(&json).unwrap();
+    std::fs::write(&path, &forged).unwrap();
+
+    let o = run(&dir, &["play", "--resume", "--db", "h.db"], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("left untouched") && err.contains("flower"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), forged);
+}

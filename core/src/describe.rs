@@ -49,6 +49,14 @@ pub struct Words<'a> {
     pub meld: &'a dyn Fn(&TableMeld) -> String,
 }
 
+impl std::fmt::Debug for Words<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Words")
+            .field("viewer", &self.viewer)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Events a log leaves out for `viewer`: deals, other seats' draws, flowers drawn (the
 /// flower event says it), and the kong that completes an added kong (announced as it was
 /// being added).

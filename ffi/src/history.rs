@@ -70,7 +70,7 @@ pub struct ReplayModel {
 }
 
 /// The history database. Thread-safe (one connection behind a lock); Kotlin must `close()`.
-#[derive(uniffi::Object)]
+#[derive(Debug, uniffi::Object)]
 pub struct HistoryStore {
     inner: Mutex<core_history::HistoryStore>,
 }

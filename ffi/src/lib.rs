@@ -12,6 +12,8 @@
 //! and the profile keeps unwinding on). Objects are `Send + Sync`; Kotlin must `close()`
 //! them, Swift frees them with the last reference.
 
+#![forbid(unsafe_code)]
+
 pub mod history;
 pub mod model;
 pub mod session;

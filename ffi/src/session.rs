@@ -69,6 +69,12 @@ pub struct GameSession {
     listener: Mutex<Option<Arc<dyn TableListener>>>,
 }
 
+impl std::fmt::Debug for GameSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameSession").finish_non_exhaustive()
+    }
+}
+
 /// Unix seconds now: when a hand was played, for the history (the core reads no clock).
 fn now_secs() -> i64 {
     std::time::SystemTime::now()

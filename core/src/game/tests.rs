@@ -885,10 +885,10 @@ fn hz_dealer_levels_rise_on_his_win_or_a_draw_and_reset_with_a_new_dealer() {
 fn hz_invariants_hold_over_random_hands() {
     let variant = RuleSet {
         name: "hangzhou-variant".into(),
-        wild: crate::rules::WildRule::Flipped,
+        wild: WildRule::Flipped,
         discard_wins: DiscardWins::DealerLevel3,
         must_baotou_with_wild: true,
-        takings: crate::rules::Takings::LimitTwo { count_pungs: true },
+        takings: Takings::LimitTwo { count_pungs: true },
         rob_kong: true,
         ..RuleSet::hangzhou()
     };

@@ -145,9 +145,21 @@ pub(crate) fn key(counts: &[u8]) -> usize {
 pub(crate) fn merge_upto<const K: usize>(a: &Dist, b: &Dist) -> Dist {
     // In SSE2 registers all five entries cost no more than a few: entries above `K` are
     // then exact too, which no caller minds.
-    if K >= 4 || cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
+    if K >= 4
+        || cfg!(all(
+            target_arch = "x86_64",
+            target_feature = "sse2",
+            not(feature = "scalar")
+        ))
+    {
         return merge_full(a, b);
     }
+    merge_upto_scalar::<K>(a, b)
+}
+
+/// [`merge_upto`] without SIMD: entries for more than `K` sets stay at the maximum.
+#[inline(always)]
+fn merge_upto_scalar<const K: usize>(a: &Dist, b: &Dist) -> Dist {
     let mut out = [[u8::MAX; 5]; 2];
     for k in 0..=K {
         let mut best0 = u8::MAX;
@@ -166,11 +178,19 @@ pub(crate) fn merge_upto<const K: usize>(a: &Dist, b: &Dist) -> Dist {
 /// runs in SSE2 registers (part of every x86-64 CPU), elsewhere as plain loops.
 #[inline(always)]
 pub(crate) fn merge_full(a: &Dist, b: &Dist) -> Dist {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    ))]
     {
         merge_full_sse2(a, b)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    )))]
     {
         merge_full_scalar(a, b)
     }
@@ -180,8 +200,13 @@ pub(crate) fn merge_full(a: &Dist, b: &Dist) -> Dist {
 /// pair in bytes 8–12, 0xFF elsewhere). For each `j`, `b` moves up `j` sets and `a`'s two
 /// entries for `j` are added to it; the minimum over `j` is the merge. Saturating adds keep
 /// the 0xFF padding at 0xFF.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "sse2",
+    not(feature = "scalar")
+))]
 #[inline(always)]
+#[allow(unsafe_code)] // SSE2 intrinsics; checked against merge_full_scalar in the tests
 fn merge_full_sse2(a: &Dist, b: &Dist) -> Dist {
     use std::arch::x86_64::*;
     // SAFETY: only compiled when SSE2 is enabled at build time (always, on x86-64); the
@@ -222,7 +247,14 @@ fn merge_full_sse2(a: &Dist, b: &Dist) -> Dist {
 
 /// [`merge_full`] as plain loops with fixed bounds (the reference the SSE2 version is tested
 /// against).
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[cfg_attr(
+    all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    ),
+    allow(dead_code)
+)]
 #[inline(always)]
 fn merge_full_scalar(a: &Dist, b: &Dist) -> Dist {
     let mut out = [[u8::MAX; 5]; 2];
@@ -277,8 +309,13 @@ impl FinalSide {
 /// [`merge_final`] of a vector given as packed rows (see [`Tables::rows_by_key`]) against a
 /// prepared side: one saturating add and a horizontal minimum in SSE2 registers on x86-64.
 #[inline(always)]
+#[allow(unsafe_code)] // SSE2 intrinsics; checked against final_against_scalar in the tests
 pub(crate) fn final_against((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    ))]
     {
         use std::arch::x86_64::*;
         // SAFETY: only compiled when SSE2 is enabled at build time (always, on x86-64); the
@@ -296,18 +333,36 @@ pub(crate) fn final_against((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
             (_mm_cvtsi128_si32(m) & 0xFF) as u8
         }
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    )))]
     {
-        let (a0, a1) = (row0.to_le_bytes(), row1.to_le_bytes());
-        let (b0, b1) = (side.under_row0.to_le_bytes(), side.under_row1.to_le_bytes());
-        let mut best = u8::MAX;
-        for j in 0..8 {
-            best = best
-                .min(a0[j].saturating_add(b0[j]))
-                .min(a1[j].saturating_add(b1[j]));
-        }
-        best
+        final_against_scalar((row0, row1), side)
     }
+}
+
+/// [`final_against`] as plain loops: what ARM phones run (and the `scalar` feature on x86).
+#[cfg_attr(
+    all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    ),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn final_against_scalar((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
+    let (a0, a1) = (row0.to_le_bytes(), row1.to_le_bytes());
+    let (b0, b1) = (side.under_row0.to_le_bytes(), side.under_row1.to_le_bytes());
+    let mut best = u8::MAX;
+    for j in 0..8 {
+        best = best
+            .min(a0[j].saturating_add(b0[j]))
+            .min(a1[j].saturating_add(b1[j]));
+    }
+    best
 }
 
 /// Calls `f::<K>(args)` with the constant `K` equal to the runtime number of sets (0–4).
@@ -532,6 +587,13 @@ mod tests {
                         final_against(rows, &FinalSide::of::<0>(b)),
                         merge_final::<0>(&a, b)
                     );
+                    // The plain path phones run, whatever this build uses.
+                    for side in [FinalSide::of::<4>(b), FinalSide::of::<1>(b)] {
+                        assert_eq!(
+                            final_against_scalar(rows, &side),
+                            final_against(rows, &side)
+                        );
+                    }
                     checked += 1;
                 }
             }
@@ -561,7 +623,20 @@ mod tests {
                     v[1][k] = v[0][k] + next(3);
                 }
             }
-            assert_eq!(merge_full(&d[0], &d[1]), merge_full_scalar(&d[0], &d[1]));
+            let full = merge_full(&d[0], &d[1]);
+            assert_eq!(full, merge_full_scalar(&d[0], &d[1]));
+            // The plain partial merges agree with the full one up to their set count.
+            let upto = [
+                merge_upto_scalar::<0>(&d[0], &d[1]),
+                merge_upto_scalar::<1>(&d[0], &d[1]),
+                merge_upto_scalar::<2>(&d[0], &d[1]),
+                merge_upto_scalar::<3>(&d[0], &d[1]),
+            ];
+            for (k, part) in upto.iter().enumerate() {
+                for row in 0..2 {
+                    assert_eq!(part[row][..=k], full[row][..=k], "K = {k}");
+                }
+            }
         }
     }
 

@@ -149,7 +149,7 @@ pub enum MeldError {
 
 /// One Chinese Official line. Missing optional fields: no melds, flags false, winds East, no
 /// flowers.
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct McrInput {
     pub concealed: String,
@@ -182,7 +182,7 @@ fn east() -> Wind {
 }
 
 /// `{"kind": "chow"|"pung"|"kong", "tiles", "claimed"?, "concealed"?}`.
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeldInput {
     pub kind: String,
@@ -194,7 +194,7 @@ pub struct MeldInput {
 }
 
 /// Per-line overrides of the Chinese Official options.
-#[derive(Deserialize, Default)]
+#[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct OptionsInput {
     pub mixed_kong_5: Option<bool>,
@@ -205,7 +205,7 @@ pub struct OptionsInput {
 /// One Hangzhou line: the guobiao fields `concealed` (wilds included), `melds`, `win_tile`,
 /// `self_drawn` (default true here), plus the wild, the 飘 count, the kong run, the seats and
 /// the dealer level.
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HzInput {
     pub concealed: String,

@@ -207,6 +207,17 @@ pub struct Table {
     played: Vec<Vec<RecordedAction>>,
 }
 
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("config", &self.config)
+            .field("decision", &self.decision)
+            .field("cursors", &self.cursors)
+            .field("timeouts", &self.timeouts)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Table {
     /// A table ready for its first decision. The rules are checked first.
     pub fn try_new(config: TableConfig) -> Result<Table, TableError> {

@@ -95,7 +95,7 @@ fn a_damaged_save_is_an_error_not_a_panic() {
             ..RuleSet::hangzhou()
         };
     }
-    let e = Table::resume(&s).err().expect("refused");
+    let e = Table::resume(&s).expect_err("refused");
     assert!(e.to_string().contains("flipped wild"), "{e}");
     let mut json: serde_json::Value = serde_json::to_value(&good).unwrap();
     json["config"]["players"][1] = "wizard".into();

@@ -540,6 +540,6 @@ mod tests {
         };
         let b = score(&ctx, &McrOptions::default()).unwrap();
         assert_eq!(b.total, 12);
-        assert!(std::mem::size_of::<Breakdown>() < 512);
+        assert!(size_of::<Breakdown>() < 512);
     }
 }
