@@ -220,7 +220,7 @@ fn best_wait_fans(
 ) -> Option<Vec<String>> {
     use crate::score::mcr;
     let tiles = c.tiles();
-    let opts = mcr::McrOptions::default();
+    let opts = k.mcr;
     let mut best: Option<mcr::Breakdown> = None;
     for w in waits.iter() {
         let mut ctx = mcr::WinContext::new(&tiles, &k.melds, w);
@@ -255,8 +255,9 @@ fn reason_for(
     match j.progress.shanten {
         0 => match j.valid_waits {
             Some(0) => format!(
-                "Discard {t}: ready on {}, but no wait reaches 8 points — a wait you cannot win on.",
-                j.progress.useful.to_notation()
+                "Discard {t}: ready on {}, but no wait reaches {} points — a wait you cannot win on.",
+                j.progress.useful.to_notation(),
+                k.mcr.min_points
             ),
             Some(v) => {
                 let (_, all, best) = valid_waits(
@@ -346,6 +347,7 @@ mod tests {
             wild_indicator: None,
             locked: false,
             dealer_level: 0,
+            rules: RuleSet::guobiao(),
         }
     }
 
@@ -386,6 +388,32 @@ mod tests {
         };
         assert_eq!(recommended, Action::Discard("9m".parse().unwrap()));
         assert!(discards[0].valid_first());
+    }
+
+    #[test]
+    fn the_minimum_comes_from_the_tables_rules() {
+        // 123m 456m 234p 55p 67s after discarding 9p: ready on 5s/8s, a few points at most.
+        let nine: Tile = "9p".parse().unwrap();
+        let discard_9p = |v: &SeatView| match hint(v) {
+            Some(Hint::Turn { discards, .. }) => {
+                let rank = discards.iter().position(|d| d.tile == nine).unwrap();
+                (rank, discards[rank].clone())
+            }
+            other => panic!("{other:?}"),
+        };
+        let mut v = turn_view("123m456m234p55p67s", "9p");
+        let (rank, strict) = discard_9p(&v);
+        assert_eq!(strict.shanten, 0);
+        assert!(rank > 0, "ranked below a hand that can still reach 8");
+        assert!(
+            strict.reason.contains("no wait reaches 8 points"),
+            "{}",
+            strict.reason
+        );
+        v.rules.mcr.min_points = 0;
+        let (rank, open) = discard_9p(&v);
+        assert_eq!(rank, 0, "{}", open.reason);
+        assert!(open.valid_first(), "{}", open.reason);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::knowledge::Knowledge;
 use crate::hand::{Meld, MeldKind};
-use crate::score::mcr::{self, McrOptions};
+use crate::score::mcr;
 use crate::shanten::{ShapeShanten, best, best_after_each_discard, honors_knitted_shanten};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
@@ -73,7 +73,7 @@ pub fn valid_waits(
     waits: TileSet,
 ) -> (u32, u32, u32) {
     let tiles = c.tiles();
-    let opts = McrOptions::default();
+    let opts = k.mcr;
     let mut valid = 0u32;
     let mut all = 0u32;
     let mut best = 0u32;

@@ -3,6 +3,8 @@
 
 use crate::game::{SeatView, TableMeld};
 use crate::hand::{Meld, MeldKind};
+use crate::rules::Scoring;
+use crate::score::mcr::McrOptions;
 use crate::seat::{Seat, Wind};
 use crate::tile::{KINDS, Tile, TileCounts};
 
@@ -35,6 +37,9 @@ pub struct Knowledge {
     pub wall_remaining: usize,
     /// The other three seats, in seat order.
     pub opponents: [Opponent; 3],
+    /// The Chinese Official options the table scores with (from the view's rules). Under
+    /// another scorer there is no minimum: every wait pays.
+    pub mcr: McrOptions,
 }
 
 fn meld_of(tm: &TableMeld) -> Option<Meld> {
@@ -118,6 +123,13 @@ impl Knowledge {
             flowers: me.flowers.len() as u8,
             wall_remaining: v.wall_remaining,
             opponents,
+            mcr: match v.rules.scoring {
+                Scoring::Mcr => v.rules.mcr,
+                Scoring::Hangzhou(_) => McrOptions {
+                    min_points: 0,
+                    ..v.rules.mcr
+                },
+            },
         }
     }
 

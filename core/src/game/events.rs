@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Action, Discard, Game};
 use crate::hand::{KongKind, Meld, MeldKind};
+use crate::rules::RuleSet;
 use crate::seat::{Seat, Wind};
 use crate::tile::Tile;
 
@@ -194,6 +195,9 @@ pub struct SeatView {
     /// The dealer's level (老庄), 0 without dealer levels.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dealer_level: u8,
+    /// The table's rules: bots and hints score a hand with them (the minimum points, the
+    /// scorer's options), never with defaults.
+    pub rules: RuleSet,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -217,6 +221,7 @@ pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
         wild_indicator: None,
         locked: false,
         dealer_level: 0,
+        rules: g.rules().clone(),
     };
     refresh_view(g, viewer, &mut v);
     v
@@ -276,4 +281,8 @@ pub(super) fn refresh_view(g: &Game, viewer: Seat, v: &mut SeatView) {
     v.wild_indicator = g.wild_indicator();
     v.locked = g.locked(viewer);
     v.dealer_level = g.dealer_level();
+    // Same rules all match long: compared, not cloned, so a refresh stays allocation-free.
+    if v.rules != *g.rules() {
+        v.rules.clone_from(g.rules());
+    }
 }

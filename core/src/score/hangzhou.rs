@@ -15,9 +15,43 @@
 use serde::{Deserialize, Serialize};
 
 use crate::hand::{Meld, MeldKind, shapes_regular_distance};
-use crate::rules::{HangzhouScoring, HangzhouTable};
 use crate::seat::Seat;
 use crate::tile::{KINDS, Tile, TileCounts};
+
+/// The Hangzhou hand tables (regional-rules §1.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HangzhouTable {
+    /// House / app doubling: every element doubles the hand (§1.7 a).
+    Doubling,
+    /// MIL 2025: fans are added and capped, the hand is worth 2^fans (§1.7 b).
+    FanSum,
+}
+
+/// Hangzhou scoring options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HangzhouScoring {
+    pub table: HangzhouTable,
+    /// Cap: the largest multiplier (doubling) or fan count (fan sum); 0 for none.
+    pub cap: u32,
+    /// 无财神: a win with no wild in hand scores extra (×2 or +1 fan).
+    pub no_wild_bonus: bool,
+    /// 清七对: seven pairs with no wild score an extra ×2 (doubling only).
+    pub clean_seven_pairs_bonus: bool,
+    /// Every kong of an unbroken run doubles (双杠开 …); otherwise 杠开 counts once.
+    pub kong_chain_stacks: bool,
+    /// 財飘 and kongs of the same unbroken run multiply together (杠飘, 飘杠).
+    pub chain_mixes_kong_and_piao: bool,
+    /// 4个白板 (fixed 白 only): holding all four wilds, or having discarded the rest of them
+    /// as 财飘, doubles the win; a hand holding all four is then not a 爆头 (EGB's server).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub four_whites_bonus: bool,
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
+}
 
 /// A win as the Hangzhou scorer needs it.
 #[derive(Clone, Copy, Debug)]
