@@ -1,0 +1,354 @@
+//! The full-screen game: ratatui on crossterm, laid out to fit 80×24 and use more if there.
+//!
+//! One loop: draw, wait for a key (or the next tick), act. Bots move on ticks with a short
+//! pause after every move that changes the table, so the player can follow; the human's
+//! decision shows its time limit as a countdown and, when it runs out, the decision's timeout
+//! action is played for them (as the rules' time limits say).
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use ratatui::DefaultTerminal;
+use ratatui::Frame;
+use ratatui::crossterm::event::{
+    self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use tongcheng_core::game::events::SeatPublic;
+use tongcheng_core::game::{Action, Decision, DecisionKind, HandResult, SeatView, TableMeld};
+use tongcheng_core::hand::{KongKind, MeldKind};
+use tongcheng_core::hint::hint;
+use tongcheng_core::seat::Seat;
+use tongcheng_core::tile::Tile;
+
+use super::Setup;
+use super::command::action_text;
+use super::store::{
+    Store, describe_unfinished, load_unfinished, remove_unfinished, save_unfinished,
+};
+use super::table::{Step, Table, Unfinished};
+use super::text::{display_width, event_line, hint_block, meld_text, who};
+use super::tiles::{Hue, TileFace, hue};
+
+/// Pause after a bot's move that changes the table.
+const BOT_DELAY: Duration = Duration::from_millis(700);
+/// Pause after the human's own move before the bots go on.
+const AFTER_HUMAN: Duration = Duration::from_millis(300);
+/// Longest wait for a key before redrawing (keeps the countdown ticking).
+const FRAME: Duration = Duration::from_millis(200);
+/// Width of the hint box (borders included): fits an 80-column terminal.
+const HINT_WIDTH: u16 = 80;
+/// Event lines kept for the log.
+const LOG_KEEP: usize = 40;
+
+pub fn run(setup: Setup, store: Store) -> io::Result<()> {
+    let mut app = App::new(setup, store);
+    let mut terminal = ratatui::try_init()?;
+    let result = app.run(&mut terminal);
+    ratatui::restore();
+    result?;
+    for l in &app.farewell {
+        println!("{l}");
+    }
+    Ok(())
+}
+
+enum Screen {
+    /// A saved match exists: resume it or discard it?
+    AskResume(Box<Unfinished>),
+    Play,
+    /// A hand just ended: the result, pre-rendered with the hand's own winds.
+    HandOver {
+        lines: Vec<Line<'static>>,
+        match_over: bool,
+    },
+    MatchOver,
+}
+
+enum Overlay {
+    Hint {
+        lines: Vec<String>,
+        scroll: u16,
+    },
+    /// Several chows or kongs: which one?
+    Choose {
+        title: String,
+        actions: Vec<Action>,
+        sel: usize,
+    },
+    ConfirmQuit,
+}
+
+/// The human's pending decision and when it times out.
+struct Pending {
+    decision: Decision,
+    deadline: Instant,
+    /// (hand, actions so far): a new pair is a new decision with a fresh clock.
+    id: (u32, usize),
+}
+
+struct App {
+    setup: Setup,
+    store: Store,
+    table: Table,
+    screen: Screen,
+    overlay: Option<Overlay>,
+    /// Selected tile: an index into the hand followed by the drawn tile.
+    sel: usize,
+    pending: Option<Pending>,
+    next_bot: Instant,
+    log: Vec<String>,
+    /// Events of the current hand already in the log.
+    seen: usize,
+    message: Option<(String, bool)>,
+    /// Printed on the normal screen after the TUI closes.
+    farewell: Vec<String>,
+    done: bool,
+}
+
+impl App {
+    fn new(setup: Setup, store: Store) -> App {
+        let table = Table::new(setup.rules.clone(), setup.seed, setup.level);
+        let mut app = App {
+            table,
+            store,
+            screen: Screen::Play,
+            overlay: None,
+            sel: 0,
+            pending: None,
+            next_bot: Instant::now(),
+            log: Vec::new(),
+            seen: 0,
+            message: None,
+            farewell: Vec::new(),
+            done: false,
+            setup,
+        };
+        match load_unfinished(&app.setup.unfinished) {
+            Ok(Some(u)) if app.setup.resume => app.resume(&u),
+            Ok(Some(u)) => app.screen = Screen::AskResume(Box::new(u)),
+            Ok(None) => app.start_note(),
+            Err(e) => app.say(format!("{e}; it is left untouched"), true),
+        }
+        app
+    }
+
+    fn start_note(&mut self) {
+        if self.setup.seed_from_clock {
+            self.say(
+                format!("New match, seed {} (from the clock).", self.table.seed()),
+                false,
+            );
+        }
+    }
+
+    fn say(&mut self, m: String, error: bool) {
+        self.message = Some((m, error));
+    }
+
+    fn resume(&mut self, u: &Unfinished) {
+        match Table::resume(u) {
+            Ok(t) => {
+                self.table = t;
+                self.store.adopt_match(u.match_id);
+                match remove_unfinished(&self.setup.unfinished) {
+                    Ok(()) => self.say(format!("Resumed: {}.", describe_unfinished(u)), false),
+                    Err(e) => self.say(e, true),
+                }
+                if self.table.is_over() {
+                    self.screen = Screen::MatchOver;
+                    return;
+                }
+                self.seen = 0;
+            }
+            Err(e) => self.say(
+                format!("Cannot resume the saved match ({e}); it is left untouched."),
+                true,
+            ),
+        }
+        self.screen = Screen::Play;
+    }
+
+    fn run(&mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
+        while !self.done {
+            self.tick();
+            terminal.draw(|f| self.draw(f))?;
+            let now = Instant::now();
+            let mut wait = FRAME;
+            if self.pending.is_none() && matches!(self.screen, Screen::Play) {
+                wait = wait.min(self.next_bot.saturating_duration_since(now));
+            }
+            if event::poll(wait)?
+                && let TermEvent::Key(k) = event::read()?
+                && k.kind == KeyEventKind::Press
+            {
+                self.key(k);
+            }
+        }
+        Ok(())
+    }
+
+    // ----- the game moving on -----
+
+    /// Lets the bots play (one visible move per pause), opens the human's decisions and plays
+    /// the timeout action when the clock runs out.
+    fn tick(&mut self) {
+        if !matches!(self.screen, Screen::Play) {
+            return;
+        }
+        let now = Instant::now();
+        if let Some(p) = &self.pending {
+            if now >= p.deadline {
+                let a = p.decision.on_timeout;
+                self.overlay = None;
+                self.act(a);
+                self.say(
+                    format!("Time is up: auto-played {}.", action_text(a)),
+                    false,
+                );
+            }
+            return;
+        }
+        if now < self.next_bot {
+            return;
+        }
+        // Silent answers (passes) cost no time; stop at the first move that shows.
+        for _ in 0..64 {
+            match self.table.advance() {
+                Ok(Step::Bot { visible, .. }) => {
+                    self.pull_events();
+                    if visible {
+                        self.next_bot = now + BOT_DELAY;
+                        return;
+                    }
+                }
+                Ok(Step::Human(d)) => {
+                    self.pull_events();
+                    self.open_decision(d, now);
+                    return;
+                }
+                Ok(Step::HandOver) => {
+                    self.pull_events();
+                    self.hand_over();
+                    return;
+                }
+                Err(e) => {
+                    self.say(format!("The game cannot go on: {e}"), true);
+                    self.next_bot = now + Duration::from_secs(3600);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn open_decision(&mut self, d: Decision, now: Instant) {
+        let id = (self.table.hand_number(), self.table.game().actions().len());
+        if self.pending.as_ref().is_some_and(|p| p.id == id) {
+            return;
+        }
+        let v = self.table.view();
+        // The drawn tile (shown apart, last) is selected first; otherwise the rightmost.
+        self.sel = v.hand.len() + usize::from(v.drawn.is_some());
+        self.sel = self.sel.saturating_sub(1);
+        self.pending = Some(Pending {
+            deadline: now + Duration::from_secs(u64::from(d.limit_secs)),
+            decision: d,
+            id,
+        });
+    }
+
+    fn pull_events(&mut self) {
+        let me = self.table.human_seat();
+        let events = self.table.game().events();
+        for e in &events[self.seen.min(events.len())..] {
+            if let Some(l) = event_line(&self.table, &e.for_seat(me), self.setup.face) {
+                self.log.push(l);
+            }
+        }
+        self.seen = events.len();
+        if self.log.len() > LOG_KEEP {
+            self.log.drain(..self.log.len() - LOG_KEEP);
+        }
+    }
+
+    fn act(&mut self, a: Action) {
+        match self.table.apply_human(a) {
+            Ok(()) => {
+                self.pending = None;
+                self.overlay = None;
+                self.message = None;
+                self.next_bot = Instant::now() + AFTER_HUMAN;
+                self.pull_events();
+            }
+            Err(e) => self.say(e.to_string(), true),
+        }
+    }
+
+    /// Saves the hand, renders its result while the hand's winds still hold, and books it.
+    fn hand_over(&mut self) {
+        let Some(r) = self.table.game().result().cloned() else {
+            return;
+        };
+        let mut lines = self.result_lines(&r);
+        let saved = match self.store.save_hand(&self.table) {
+            Ok(id) => format!("Saved to the history as hand {}.", id.0),
+            Err(e) => format!("Not saved to the history: {e}"),
+        };
+        let label = "Standings: ".to_string();
+        let match_over = !self.table.next_hand();
+        let mut standings = vec![Span::raw(label)];
+        for (i, (name, s)) in self.table.standings().iter().enumerate() {
+            if i > 0 {
+                standings.push(Span::raw(" · "));
+            }
+            standings.push(Span::raw(format!("{}. {name} ", i + 1)));
+            standings.push(score_span(*s));
+        }
+        lines.push(Line::from(standings));
+        lines.push(Line::from(saved));
+        if match_over && let Err(e) = self.store.finish_match(&self.table) {
+            lines.push(Line::from(format!(
+                "The match could not be closed in the history: {e}"
+            )));
+        }
+        lines.push(Line::default());
+        let next = if match_over {
+            "final standings"
+        } else {
+            "next hand"
+        };
+        lines.push(
+            Line::from(format!("[Enter] {next} · [q] quit"))
+                .style(Style::default().add_modifier(Modifier::BOLD)),
+        );
+        self.pending = None;
+        self.overlay = None;
+        self.screen = Screen::HandOver { lines, match_over };
+    }
+
+    fn next_hand(&mut self, match_over: bool) {
+        if match_over {
+            self.screen = Screen::MatchOver;
+            return;
+        }
+        self.screen = Screen::Play;
+        self.seen = 0;
+        self.log.clear();
+        self.message = None;
+        self.next_bot = Instant::now() + BOT_DELAY;
+    }
+
+    // ----- keys -----
+
+    // ----- drawing -----
+}
+
+mod draw;
+mod keys;
+#[cfg(test)]
+mod tests;
+
+use draw::*;

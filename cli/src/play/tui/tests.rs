@@ -1,0 +1,188 @@
+use super::*;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use tongcheng_core::bot::Level;
+use tongcheng_core::rules::RuleSet;
+
+fn app(name: &str, face: TileFace) -> App {
+    let dir = std::env::temp_dir().join(format!("tongcheng-tui-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.join("h.db");
+    let setup = Setup {
+        rules: RuleSet::guobiao(),
+        seed: 3,
+        seed_from_clock: false,
+        level: Level::Normal,
+        unfinished: crate::play::store::unfinished_path(&db),
+        resume: false,
+        face,
+    };
+    App::new(setup, Store::open(&db).unwrap())
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| app.draw(f)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn until_decision(app: &mut App) {
+    for _ in 0..2000 {
+        app.next_bot = Instant::now();
+        app.tick();
+        if app.pending.is_some() || !matches!(app.screen, Screen::Play) {
+            return;
+        }
+    }
+    panic!("no decision came");
+}
+
+#[test]
+fn the_table_fits_80_by_24_and_keys_play() {
+    for face in [TileFace::Glyph, TileFace::Notation] {
+        let mut a = app(&format!("{face:?}"), face);
+        until_decision(&mut a);
+        let s = screen(&a, 80, 24);
+        assert!(s.contains("Your turn"), "{s}");
+        assert!(s.contains("Hand 1/16"), "{s}");
+        for name in ["You", "Bot 1", "Bot 2", "Bot 3"] {
+            assert!(s.contains(name), "{s}");
+        }
+        // Several discards by keys, through the bots' moves, into later decisions.
+        for _ in 0..6 {
+            if !matches!(a.screen, Screen::Play) {
+                break;
+            }
+            let kind = a.pending.as_ref().map(|p| p.decision.kind);
+            let key = match kind {
+                Some(DecisionKind::Turn) => KeyCode::Enter,
+                _ => KeyCode::Char(' '),
+            };
+            a.key(KeyEvent::from(KeyCode::Left));
+            a.key(KeyEvent::from(key));
+            assert!(a.pending.is_none(), "the key played a move");
+            until_decision(&mut a);
+            screen(&a, 80, 24);
+        }
+        a.key(KeyEvent::from(KeyCode::Char('h')));
+        assert!(matches!(a.overlay, Some(Overlay::Hint { .. }) | None));
+        let s = screen(&a, 80, 24);
+        assert!(
+            s.contains("Hint") || !matches!(a.screen, Screen::Play),
+            "{s}"
+        );
+        // A bigger terminal works as well.
+        screen(&a, 120, 40);
+    }
+}
+
+#[test]
+fn quitting_asks_first_and_saves_the_match() {
+    let mut a = app("quit", TileFace::Notation);
+    until_decision(&mut a);
+    a.key(KeyEvent::from(KeyCode::Enter));
+    until_decision(&mut a);
+    a.key(KeyEvent::from(KeyCode::Char('q')));
+    assert!(matches!(a.overlay, Some(Overlay::ConfirmQuit)));
+    assert!(screen(&a, 80, 24).contains("Quit?"));
+    a.key(KeyEvent::from(KeyCode::Char('n')));
+    assert!(a.overlay.is_none() && !a.done);
+    a.key(KeyEvent::from(KeyCode::Char('q')));
+    a.key(KeyEvent::from(KeyCode::Char('y')));
+    assert!(a.done);
+    let u = load_unfinished(&a.setup.unfinished)
+        .unwrap()
+        .expect("saved");
+    assert_eq!(u.seed(), 3);
+    // The next start asks instead of resuming silently.
+    let b = App::new(
+        Setup {
+            rules: RuleSet::guobiao(),
+            seed: 9,
+            seed_from_clock: false,
+            level: Level::Easy,
+            unfinished: a.setup.unfinished.clone(),
+            resume: false,
+            face: TileFace::Notation,
+        },
+        Store::open(a.store.path()).unwrap(),
+    );
+    assert!(matches!(b.screen, Screen::AskResume(_)));
+    assert!(screen(&b, 80, 24).contains("[r] resume it"));
+    let mut b = b;
+    b.key(KeyEvent::from(KeyCode::Char('r')));
+    assert!(matches!(b.screen, Screen::Play));
+    assert_eq!(b.table.seed(), 3);
+    assert_eq!(b.table.view(), a.table.view());
+    assert!(
+        !a.setup.unfinished.exists(),
+        "resuming takes the saved match"
+    );
+}
+
+#[test]
+fn a_hand_result_screen_fits() {
+    let mut a = app("result", TileFace::Glyph);
+    for _ in 0..400 {
+        until_decision(&mut a);
+        if let Screen::HandOver { .. } = a.screen {
+            let s = screen(&a, 80, 24);
+            assert!(s.contains("Score changes"), "{s}");
+            assert!(s.contains("Standings: "), "{s}");
+            return;
+        }
+        let d = a.pending.as_ref().unwrap().decision.on_timeout;
+        a.act(d);
+    }
+    panic!("the hand never ended");
+}
+
+#[test]
+fn a_whole_match_ends_on_the_final_standings() {
+    let mut a = app("whole", TileFace::Notation);
+    for _ in 0..5000 {
+        until_decision(&mut a);
+        match a.screen {
+            Screen::HandOver { .. } => a.key(KeyEvent::from(KeyCode::Enter)),
+            Screen::MatchOver => break,
+            _ => {
+                let d = a.pending.as_ref().unwrap().decision.on_timeout;
+                a.act(d);
+            }
+        }
+    }
+    assert!(matches!(a.screen, Screen::MatchOver));
+    let s = screen(&a, 80, 24);
+    assert!(s.contains("final standings after 16 hands"), "{s}");
+    assert_eq!(a.store.db_hands(), 16);
+    a.key(KeyEvent::from(KeyCode::Enter));
+    assert!(a.done);
+    assert!(a.farewell.iter().any(|l| l.contains("final standings")));
+    assert!(
+        !a.setup.unfinished.exists(),
+        "a finished match leaves nothing to resume"
+    );
+}
+
+#[test]
+fn small_and_odd_terminal_sizes_do_not_panic() {
+    let mut a = app("small", TileFace::Glyph);
+    until_decision(&mut a);
+    for (w, h) in [(1, 1), (10, 3), (40, 12), (79, 23), (200, 60)] {
+        screen(&a, w, h);
+        a.key(KeyEvent::from(KeyCode::Char('h')));
+        screen(&a, w, h);
+        a.key(KeyEvent::from(KeyCode::Esc));
+        a.key(KeyEvent::from(KeyCode::Char('q')));
+        screen(&a, w, h);
+        a.key(KeyEvent::from(KeyCode::Char('n')));
+    }
+}
