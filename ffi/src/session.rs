@@ -121,18 +121,19 @@ impl GameSession {
     /// Saves the finished hand to the attached history, once. A history error is returned
     /// (the hand stays in the session: `record_json()` still has it).
     fn save_finished(s: &mut State) -> Result<(), TongchengError> {
+        // Cheap checks first: this runs after every action.
+        let hand = s.table.match_state().hand_index();
+        if s.saving.as_ref().is_none_or(|sv| sv.saved == Some(hand)) {
+            return Ok(());
+        }
         let Some(record) = s.table.record() else {
             return Ok(());
         };
-        let hand = s.table.match_state().hand_index();
         let seat = s.table.seat_of(s.you).0;
         let rules = s.table.rules().name.clone();
         let Some(saving) = s.saving.as_mut() else {
             return Ok(());
         };
-        if saving.saved == Some(hand) {
-            return Ok(());
-        }
         let now = now_secs();
         let match_id = match saving.match_id {
             Some(m) => m,
@@ -166,27 +167,35 @@ impl GameSession {
     }
 
     /// After any change: save a finished hand, then hand the events and the table over.
-    fn changed(&self, mut s: MutexGuard<'_, State>) -> Result<TableModel, TongchengError> {
+    /// After the table moved: saves a finished hand, tells the listener, and returns the new
+    /// table model. Models and event texts are built only for a listener or a caller that
+    /// reads them (`act` does not: the shell reads `table()` or listens).
+    fn changed(
+        &self,
+        mut s: MutexGuard<'_, State>,
+        want_model: bool,
+    ) -> Result<Option<TableModel>, TongchengError> {
         let saved = GameSession::save_finished(&mut s);
-        let events = GameSession::drain_events(&mut s);
-        let model = GameSession::model(&s);
-        drop(s);
-        self.notify(events, &model);
-        saved.map(|()| model)
-    }
-
-    fn notify(&self, events: Vec<EventModel>, table: &TableModel) {
         let listener = self
             .listener
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        if let Some(l) = listener {
-            for e in events {
-                l.on_event(e);
-            }
-            l.on_table(table.clone());
+        let Some(l) = listener else {
+            // Nobody listens: the events are only marked as taken.
+            let you = s.you;
+            s.table.skip_events(you);
+            let model = want_model.then(|| GameSession::model(&s));
+            return saved.map(|()| model);
+        };
+        let events = GameSession::drain_events(&mut s);
+        let model = GameSession::model(&s);
+        drop(s);
+        for e in events {
+            l.on_event(e);
         }
+        l.on_table(model.clone());
+        saved.map(|()| Some(model))
     }
 }
 
@@ -285,7 +294,7 @@ impl GameSession {
             .map_err(|e| TongchengError::IllegalAction {
                 message: e.to_string(),
             })?;
-        self.changed(s).map(|_| ())
+        self.changed(s, false).map(|_| ())
     }
 
     /// Lets the bots play until the person must decide or the hand is over. A finished hand
@@ -293,7 +302,10 @@ impl GameSession {
     pub fn advance(&self) -> Result<TableModel, TongchengError> {
         let mut s = self.lock();
         s.table.run_bots();
-        self.changed(s)
+        match self.changed(s, true)? {
+            Some(model) => Ok(model),
+            None => Ok(self.table()),
+        }
     }
 
     /// Advice for the person's pending decision, if any.
@@ -330,7 +342,7 @@ impl GameSession {
             GameSession::finish_match(&mut s)?;
             return Ok(false);
         }
-        self.changed(s).map(|_| true)
+        self.changed(s, false).map(|_| true)
     }
 
     /// Running scores per seat.

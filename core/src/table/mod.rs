@@ -482,6 +482,12 @@ impl Table {
         out
     }
 
+    /// Marks `player`'s events as taken without copying them (nobody reads them).
+    pub fn skip_events(&mut self, player: usize) {
+        let p = player % 4;
+        self.cursors[p] = self.play.game().events().len();
+    }
+
     /// The finished hand's record; `None` while it is being played.
     pub fn record(&self) -> Option<HandRecord> {
         HandRecord::of(self.game())
