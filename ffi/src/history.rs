@@ -39,6 +39,8 @@ pub struct HandSummaryModel {
     pub fan_total: Option<u32>,
     /// "清龙 Pure Straight 16" style lines, biggest first.
     pub fans: Vec<String>,
+    /// The match the hand belongs to, if any.
+    pub match_id: Option<i64>,
 }
 
 /// The player's statistics over one rule set, or over the whole history.
@@ -76,6 +78,12 @@ pub struct HistoryStore {
 }
 
 impl HistoryStore {
+    /// The match row exists (a `NotFound` error otherwise).
+    pub(crate) fn check_match(&self, id: i64) -> Result<(), TongchengError> {
+        self.lock().get_match(MatchId(id))?;
+        Ok(())
+    }
+
     fn lock(&self) -> MutexGuard<'_, core_history::HistoryStore> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -181,6 +189,7 @@ impl HistoryStore {
                     .iter()
                     .map(|f| format!("{} {} {}", f.name, f.en, f.points * f.count))
                     .collect(),
+                match_id: h.match_id.map(|m| m.0),
             })
             .collect())
     }

@@ -8,7 +8,7 @@ use tongcheng_core::bot::Level;
 use tongcheng_core::hint::hint;
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
-use tongcheng_core::table::{Clock, Deal, Player, Table, TableConfig};
+use tongcheng_core::table::{Clock, Deal, Player, SavedTable, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
 use crate::TongchengError;
@@ -255,6 +255,36 @@ impl GameSession {
         }))
     }
 
+    /// Rebuilds a session from [`GameSession::saved_json`] — after the phone's OS ended the
+    /// app mid-match, say. A save that does not parse, names rules this build refuses, or
+    /// does not replay is an `InvalidInput` error. Attach the history again with `saveTo`
+    /// (or `continueSavingTo` with the match id the shell kept).
+    #[uniffi::constructor]
+    pub fn resume(saved_json: String) -> Result<Arc<GameSession>, TongchengError> {
+        let invalid = |e: &dyn std::fmt::Display| TongchengError::InvalidInput {
+            message: format!("the saved game cannot be resumed: {e}"),
+        };
+        let saved = SavedTable::from_json(&saved_json).map_err(|e| invalid(&e))?;
+        let table = Table::resume(&saved).map_err(|e| invalid(&e))?;
+        let people: Vec<usize> = (0..4).filter(|&p| table.player(p).is_person()).collect();
+        let [you] = people[..] else {
+            return Err(invalid(&format!(
+                "a phone session has one person at the table, this save has {}",
+                people.len()
+            )));
+        };
+        let single_hand = matches!(table.config().deal, Deal::Hand(_));
+        Ok(Arc::new(GameSession {
+            state: Mutex::new(State {
+                table,
+                you,
+                single_hand,
+                saving: None,
+            }),
+            listener: Mutex::new(None),
+        }))
+    }
+
     /// Registers the listener that hears every change (replaces any previous one).
     pub fn set_listener(&self, listener: Arc<dyn TableListener>) {
         *self.listener.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener);
@@ -267,6 +297,23 @@ impl GameSession {
         s.saving = Some(Saving {
             store,
             match_id: None,
+            saved: None,
+        });
+        GameSession::save_finished(&mut s)
+    }
+
+    /// Like `saveTo`, under a match row already in `store` (the `historyMatchId` of the session
+    /// this one was resumed from). A hand already stored is not stored twice.
+    pub fn continue_saving_to(
+        &self,
+        store: Arc<HistoryStore>,
+        match_id: i64,
+    ) -> Result<(), TongchengError> {
+        store.check_match(match_id)?;
+        let mut s = self.lock();
+        s.saving = Some(Saving {
+            store,
+            match_id: Some(match_id),
             saved: None,
         });
         GameSession::save_finished(&mut s)

@@ -232,6 +232,45 @@ fun historyTests() {
 }
 
 fun sessionHistoryTests() {
+    test("a match survives the app being killed: resume from savedJson, keep saving to the same match") {
+        val dir = java.nio.file.Files.createTempDirectory("tongcheng-resume").toFile()
+        val path = File(dir, "history.db").path
+        HistoryStore.open(path).use { store ->
+            var saved = ""
+            var matchId = 0L
+            var before: TableModel? = null
+            GameSession(SessionConfig(rules = "guobiao", level = "normal", seed = 77u, fullMatch = true)).use { s ->
+                s.saveTo(store)
+                val p = TablePresenter(s)
+                repeat(2) { playHand(p); check(p.nextHand()) { "the match goes on" } }
+                val t = s.advance()
+                s.act(t.pending!!.onTimeout)
+                saved = s.savedJson()
+                matchId = s.historyMatchId() ?: error("a match row after two hands")
+                before = s.table()
+            }
+            // The process is gone; the shell kept savedJson and the match id.
+            GameSession.resume(saved).use { s ->
+                s.continueSavingTo(store, matchId)
+                val after = s.table()
+                check(after.handNumber == 3u) { "hand ${after.handNumber}" }
+                check(after.hand == before!!.hand && after.seats == before!!.seats) { "the same table" }
+                playHand(TablePresenter(s))
+                check(s.historyMatchId() == matchId) { "the same match row" }
+            }
+            val stored = store.listHands(0u, 100u)
+            check(stored.size == 3) { "three hands stored, found ${stored.size}" }
+            check(stored.all { it.matchId == matchId }) { "all under match $matchId" }
+            try {
+                GameSession.resume(saved.replace("guobiao", "made-up")).close()
+                error("a forged save resumed")
+            } catch (e: TongchengException.InvalidInput) {
+                check(e.message!!.contains("cannot be resumed")) { "message: ${e.message}" }
+            }
+        }
+        dir.deleteRecursively()
+    }
+
     test("a whole match through the core table saves every hand to the history by itself") {
         val dir = java.nio.file.Files.createTempDirectory("tongcheng-session").toFile()
         val path = File(dir, "history.db").path

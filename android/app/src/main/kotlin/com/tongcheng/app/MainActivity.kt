@@ -14,24 +14,68 @@ import androidx.compose.ui.graphics.Color
 import androidx.compose.ui.unit.dp
 import androidx.compose.ui.unit.sp
 import com.tongcheng.core.GameSession
+import com.tongcheng.core.HistoryStore
+import com.tongcheng.core.TongchengException
+import com.tongcheng.core.moveAside
 import com.tongcheng.core.SessionConfig
 import com.tongcheng.presenter.TablePresenter
 import com.tongcheng.presenter.TableUi
 import com.tongcheng.presenter.TileUi
 import kotlinx.coroutines.delay
+import java.io.File
 
-/** The table screen: draws the presenter's [TableUi] and forwards taps. No game logic here. */
+/** The table screen: draws the presenter's [TableUi] and forwards taps. No game logic here.
+ *  Finished hands go to the history in the app's files; the match in play is kept in
+ *  `unfinished.json` when the app stops, so it continues after Android ends the process. */
 class MainActivity : ComponentActivity() {
     private lateinit var presenter: TablePresenter
+    private lateinit var session: GameSession
+    private var history: HistoryStore? = null
+    private val unfinished get() = File(filesDir, "unfinished.json")
+    private val matchIdFile get() = File(filesDir, "unfinished.match")
 
     override fun onCreate(savedInstanceState: Bundle?) {
         super.onCreate(savedInstanceState)
-        presenter = TablePresenter(GameSession(SessionConfig("guobiao", "normal", kotlin.random.Random.nextLong().toULong(), true, 0u)))
+        history = openHistory(File(filesDir, "history.db").path)
+        session = resumeOrStart()
+        presenter = TablePresenter(session)
         setContent { MaterialTheme { TableScreen(presenter) } }
+    }
+
+    private fun openHistory(path: String): HistoryStore? = try {
+        HistoryStore.open(path)
+    } catch (e: TongchengException.UnusableHistory) {
+        moveAside(path) // keep the old file for support, start a new history
+        HistoryStore.open(path)
+    } catch (e: TongchengException) {
+        null // read-only storage: play on without saving
+    }
+
+    private fun resumeOrStart(): GameSession {
+        val saved = unfinished.takeIf { it.exists() }?.readText()
+        val resumed = saved?.let { runCatching { GameSession.resume(it) }.getOrNull() }
+        val s = resumed ?: GameSession(SessionConfig("guobiao", "normal", kotlin.random.Random.nextLong().toULong(), true, 0u))
+        history?.let { h ->
+            val matchId = matchIdFile.takeIf { resumed != null && it.exists() }?.readText()?.toLongOrNull()
+            runCatching { if (matchId != null) s.continueSavingTo(h, matchId) else s.saveTo(h) }
+                .onFailure { s.saveTo(h) }
+        }
+        return s
+    }
+
+    override fun onStop() {
+        if (session.table().matchFinished) {
+            unfinished.delete(); matchIdFile.delete()
+        } else {
+            unfinished.writeText(session.savedJson())
+            session.historyMatchId()?.let { matchIdFile.writeText(it.toString()) }
+        }
+        super.onStop()
     }
 
     override fun onDestroy() {
         presenter.close()
+        history?.close()
         super.onDestroy()
     }
 }
