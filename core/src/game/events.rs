@@ -230,6 +230,13 @@ pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
 /// Rewrites `v` as `viewer`'s view of `g`, reusing its vectors: a host or arena that asks
 /// for a view at every decision allocates nothing once its views have grown.
 pub(super) fn refresh_view(g: &Game, viewer: Seat, v: &mut SeatView) {
+    refresh_view_but_decision(g, viewer, v);
+    g.decision_into(viewer, &mut v.decision);
+}
+
+/// [`refresh_view`] leaving `v.decision` as it is: for a host that has just computed the
+/// decision and moves it in (the legal actions are the costly part of a view).
+pub(super) fn refresh_view_but_decision(g: &Game, viewer: Seat, v: &mut SeatView) {
     let (turn, drawn) = match g.turn() {
         Some((s, d)) => (Some(s), if s == viewer { d } else { None }),
         None => (None, None),
@@ -275,7 +282,6 @@ pub(super) fn refresh_view(g: &Game, viewer: Seat, v: &mut SeatView) {
     v.wall_remaining = g.wall_remaining();
     v.turn = turn;
     v.claim = g.claim_tile();
-    g.decision_into(viewer, &mut v.decision);
     v.finished = g.is_finished();
     v.wild = g.wild();
     v.wild_indicator = g.wild_indicator();

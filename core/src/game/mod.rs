@@ -377,6 +377,11 @@ impl Game {
         events::refresh_view(self, seat, view)
     }
 
+    /// [`Game::view_into`] without the pending decision, which the caller fills in.
+    pub(crate) fn view_into_but_decision(&self, seat: Seat, view: &mut SeatView) {
+        events::refresh_view_but_decision(self, seat, view)
+    }
+
     /// The events so far as `seat` may see them (other seats' draws and hands hidden).
     pub fn events_for(&self, seat: Seat) -> Vec<Event> {
         self.events.iter().map(|e| e.for_seat(seat)).collect()

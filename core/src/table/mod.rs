@@ -460,12 +460,16 @@ impl Table {
         }
         let view = match &mut self.views[seat.index()] {
             Some(v) => {
-                game.view_into(seat, v);
+                game.view_into_but_decision(seat, v);
                 v
             }
             slot => slot.insert(game.view(seat)),
         };
-        bot.choose(view)
+        // The decision just computed goes into the view (and back after), not computed twice.
+        std::mem::swap(&mut view.decision, &mut self.decision);
+        let action = bot.choose(view);
+        std::mem::swap(&mut view.decision, &mut self.decision);
+        action
     }
 
     /// The events of the current hand that player `player` has not taken yet, as that seat
