@@ -150,6 +150,14 @@ impl App {
             }
             return;
         };
+        let acts = matches!(k.code, KeyCode::Enter | KeyCode::Char(_));
+        if acts && k.code != KeyCode::Char('h') && p.opened.elapsed() < KEY_GRACE {
+            self.say(
+                "Key ignored: a new decision just came up — press it again for this one.".into(),
+                true,
+            );
+            return;
+        }
         let d = p.decision.clone();
         let v = self.table.view();
         let tiles: Vec<Tile> = v.hand.iter().copied().chain(v.drawn).collect();

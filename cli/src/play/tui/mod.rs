@@ -43,6 +43,9 @@ const FRAME: Duration = Duration::from_millis(200);
 const HINT_WIDTH: u16 = 80;
 /// Event lines kept for the log.
 const LOG_KEEP: usize = 40;
+/// A key that arrives this soon after a new decision came up was typed for the one before
+/// (a chooser that timed out, say) and must not act on this one.
+const KEY_GRACE: Duration = Duration::from_millis(400);
 
 pub fn run(setup: Setup, store: Store) -> io::Result<()> {
     let mut app = App::new(setup, store);
@@ -86,6 +89,8 @@ enum Overlay {
 struct Pending {
     decision: Decision,
     deadline: Instant,
+    /// When it came up: keys in the first [`KEY_GRACE`] were meant for the decision before.
+    opened: Instant,
     /// (hand, actions so far): a new pair is a new decision with a fresh clock.
     id: (u32, usize),
 }
@@ -100,6 +105,8 @@ struct App {
     sel: usize,
     pending: Option<Pending>,
     next_bot: Instant,
+    /// The previous tick: while an overlay is open the person's clock stands still.
+    last_tick: Instant,
     log: Vec<String>,
     /// Events of the current hand already in the log.
     seen: usize,
@@ -120,6 +127,7 @@ impl App {
             sel: 0,
             pending: None,
             next_bot: Instant::now(),
+            last_tick: Instant::now(),
             log: Vec::new(),
             seen: 0,
             message: None,
@@ -196,11 +204,19 @@ impl App {
     /// Lets the bots play (one visible move per pause), opens the human's decisions and plays
     /// the timeout action when the clock runs out.
     fn tick(&mut self) {
+        let now = Instant::now();
+        let since = now.saturating_duration_since(self.last_tick);
+        self.last_tick = now;
         if !matches!(self.screen, Screen::Play) {
             return;
         }
-        let now = Instant::now();
-        if let Some(p) = &self.pending {
+        if let Some(p) = &mut self.pending {
+            // A chooser, the hint or the quit question is open: the clock waits for the
+            // person (an offline game; the online table's clock is the server's).
+            if self.overlay.is_some() {
+                p.deadline += since;
+                return;
+            }
             if now >= p.deadline {
                 let a = p.decision.on_timeout;
                 self.overlay = None;
@@ -255,6 +271,7 @@ impl App {
         self.sel = self.sel.saturating_sub(1);
         self.pending = Some(Pending {
             deadline: now + Duration::from_secs(u64::from(d.limit_secs)),
+            opened: now,
             decision: d,
             id,
         });

@@ -38,7 +38,12 @@ fn until_decision(app: &mut App) {
     for _ in 0..2000 {
         app.next_bot = Instant::now();
         app.tick();
-        if app.pending.is_some() || !matches!(app.screen, Screen::Play) {
+        if let Some(p) = &mut app.pending {
+            // As if the person had read the table for a moment.
+            p.opened -= KEY_GRACE;
+            return;
+        }
+        if !matches!(app.screen, Screen::Play) {
             return;
         }
     }
@@ -185,4 +190,53 @@ fn small_and_odd_terminal_sizes_do_not_panic() {
         screen(&a, w, h);
         a.key(KeyEvent::from(KeyCode::Char('n')));
     }
+}
+
+#[test]
+fn a_late_key_never_acts_on_the_next_decision() {
+    let mut a = app("late-key", TileFace::Notation);
+    until_decision(&mut a);
+    // The decision has just come up: an Enter typed for the previous one is ignored.
+    a.pending.as_mut().unwrap().opened = Instant::now();
+    let before = a.table.game().actions().len();
+    a.key(KeyEvent::from(KeyCode::Enter));
+    assert_eq!(
+        a.table.game().actions().len(),
+        before,
+        "the late key played"
+    );
+    assert!(a.pending.is_some());
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("ignored"))
+    );
+    // Read for a moment, the same key plays.
+    a.pending.as_mut().unwrap().opened -= KEY_GRACE;
+    a.key(KeyEvent::from(KeyCode::Enter));
+    assert!(a.table.game().actions().len() > before);
+}
+
+#[test]
+fn the_clock_stands_still_under_an_overlay() {
+    let mut a = app("overlay-clock", TileFace::Notation);
+    until_decision(&mut a);
+    a.key(KeyEvent::from(KeyCode::Char('h')));
+    assert!(a.overlay.is_some(), "the hint is open");
+    // The time limit passes while the hint is read: nothing is auto-played.
+    let before = a.table.game().actions().len();
+    let limit = Duration::from_secs(40); // more than any time limit
+    a.last_tick -= limit;
+    a.pending.as_mut().unwrap().deadline -= limit;
+    a.tick();
+    assert_eq!(
+        a.table.game().actions().len(),
+        before,
+        "timed out under the hint"
+    );
+    assert!(a.pending.is_some());
+    // Closed, the clock runs again from where it stood.
+    a.overlay = None;
+    a.tick();
+    assert_eq!(a.table.game().actions().len(), before);
 }
