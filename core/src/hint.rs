@@ -172,8 +172,13 @@ fn wild_turn_hint(view: &SeatView, k: &Knowledge, legal: &[Action], recommended:
             (
                 Vec::new(),
                 format!(
-                    "Discard {name}: {} away from ready with {live} live useful tiles, counting your wilds as any tile.",
-                    s.shanten
+                    "Discard {name}: {} away from ready with {live} live useful tiles, counting your {} as any tile.",
+                    s.shanten,
+                    match wilds {
+                        0 => format!("wilds (财神 {}) when you draw them", wild.name_en()),
+                        1 => format!("one wild (财神 {})", wild.name_en()),
+                        n => format!("{n} wilds (财神 {})", wild.name_en()),
+                    }
                 ),
             )
         };

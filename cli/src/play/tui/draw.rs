@@ -204,7 +204,7 @@ impl App {
 
     pub(super) fn header_line(&self, v: &SeatView) -> Line<'static> {
         let t = &self.table;
-        Line::from(vec![
+        let mut spans = vec![
             Span::styled(
                 "桐城麻将",
                 Style::default()
@@ -220,7 +220,30 @@ impl App {
                 t.seed(),
                 t.level().name()
             )),
-        ])
+        ];
+        // Under wild rules the wild (财神) is named first thing, with the tile turned up for it.
+        if let Some(w) = v.wild {
+            let face = self.setup.face;
+            let name = |x: Tile| match face {
+                TileFace::Glyph => format!("{} {x}", face.text(x)),
+                TileFace::Notation => x.to_string(),
+            };
+            let turned = v
+                .wild_indicator
+                .map(|i| format!(" (turned up {})", name(i)))
+                .unwrap_or_default();
+            let word = match face {
+                TileFace::Glyph => "财神 wild",
+                TileFace::Notation => "wild",
+            };
+            spans.push(Span::styled(
+                format!(" · {word} {}{turned}", name(w)),
+                Style::default()
+                    .fg(Color::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        }
+        Line::from(spans)
     }
 
     pub(super) fn draw_seat(&self, f: &mut Frame, area: Rect, v: &SeatView, sp: &SeatPublic) {
@@ -322,14 +345,20 @@ impl App {
                 label_row.push(Span::raw("  "));
             }
             let selected = deciding_turn && i == self.sel;
+            let wild = v.wild == Some(t);
             let mut st = tile_style(t).add_modifier(Modifier::BOLD);
             if selected {
                 st = st.add_modifier(Modifier::REVERSED);
             }
+            if wild {
+                st = st.add_modifier(Modifier::UNDERLINED).bg(Color::Yellow);
+            }
             tiles_row.push(Span::styled(face.padded(t, 3), st));
             let label = match face {
+                TileFace::Glyph if wild => "财 ".into(),
                 TileFace::Glyph => format!("{t} "),
                 TileFace::Notation if selected => "^^ ".into(),
+                TileFace::Notation if wild => "wld".into(),
                 TileFace::Notation => "   ".into(),
             };
             let lst = if selected {

@@ -240,3 +240,18 @@ fn the_clock_stands_still_under_an_overlay() {
     a.tick();
     assert_eq!(a.table.game().actions().len(), before);
 }
+
+#[test]
+fn under_hangzhou_rules_the_wild_is_named_and_marked() {
+    let mut a = app("hangzhou-wild", TileFace::Notation);
+    a.setup.rules = RuleSet::hangzhou();
+    a.table = Table::new(a.setup.rules.clone(), a.setup.seed, a.setup.level);
+    until_decision(&mut a);
+    let v = a.table.view();
+    let wild = v.wild.expect("Hangzhou has a wild");
+    let s = screen(&a, 120, 30);
+    assert!(s.contains(&format!("wild {wild}")), "{s}");
+    if v.hand.contains(&wild) || v.drawn == Some(wild) {
+        assert!(s.contains("wld"), "{s}");
+    }
+}
