@@ -50,6 +50,10 @@ fn main() {
         Command::Replay(args) => history_cmd::run_replay(args),
     };
     if let Err(e) = result {
+        // `tongcheng shanten … | head`: the reader has all it wanted; not an error.
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return;
+        }
         eprintln!("tongcheng: {e}");
         std::process::exit(1);
     }

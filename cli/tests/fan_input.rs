@@ -149,3 +149,35 @@ fn help_documents_the_input_schema() {
         assert!(help.contains(f), "{f}: {help}");
     }
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `tongcheng shanten < hands | head -1`: the pipe closes after the first line.
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tongcheng"))
+        .arg("shanten")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..20_000 {
+            if stdin.write_all(b"123m456p789s1167z\n").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("\"shanten\":1"), "{first}");
+    // stdout is dropped here: the next write of the program meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -172,6 +172,20 @@ fn a_script_file_drives_the_game_and_a_missing_one_is_a_clean_error() {
     .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read the script nope.txt"));
+    // A missing script leaves no new history behind.
+    let o = command(
+        &dir,
+        &[
+            "play", "--seed", "8", "--db", "fresh.db", "--script", "nope.txt",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        !dir.join("fresh.db").exists(),
+        "the history was created first"
+    );
 
     let o = command(&dir, &["play", "--rules", "mahjong-2000", "--db", "h.db"])
         .output()

@@ -74,6 +74,13 @@ pub fn run(args: Args) -> io::Result<()> {
             io::Error::other("no --db given, and neither XDG_DATA_HOME nor HOME is set")
         })?,
     };
+    // The script first: a missing one must not leave a new history file behind.
+    let script = match &args.script {
+        Some(f) => Some(std::fs::File::open(f).map_err(|e| {
+            io::Error::other(format!("cannot read the script {}: {e}", f.display()))
+        })?),
+        None => None,
+    };
     let store = Store::open(&db).map_err(io::Error::other)?;
     let (seed, seed_from_clock) = match args.seed {
         Some(s) => (s, false),
@@ -93,10 +100,8 @@ pub fn run(args: Args) -> io::Result<()> {
     if interactive {
         return tui::run(setup, store);
     }
-    let input: Box<dyn BufRead> = match &args.script {
-        Some(f) => Box::new(BufReader::new(std::fs::File::open(f).map_err(|e| {
-            io::Error::other(format!("cannot read the script {}: {e}", f.display()))
-        })?)),
+    let input: Box<dyn BufRead> = match script {
+        Some(f) => Box::new(BufReader::new(f)),
         None => Box::new(io::stdin().lock()),
     };
     let stdout = io::stdout();
