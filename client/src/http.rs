@@ -283,3 +283,91 @@ fn describe(e: &reqwest::Error) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+    use std::time::Instant;
+
+    /// A one-thread HTTP server that answers each connection with the next canned response.
+    fn canned(responses: Vec<String>) -> String {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for r in responses {
+                let (mut s, _) = l.accept().unwrap();
+                let mut buf = [0u8; 4096];
+                let mut got = Vec::new();
+                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+                    let n = s.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                }
+                let _ = s.write_all(r.as_bytes());
+            }
+        });
+        url
+    }
+
+    fn response(status: &str, headers: &str, body: &str) -> String {
+        format!(
+            "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{headers}\r\n{body}",
+            body.len()
+        )
+    }
+
+    const ACCOUNT: &str =
+        r#"{"account":{"id":7,"display_name":"Player-1"},"device_id":3,"records":5}"#;
+
+    #[test]
+    fn retry_after_is_honoured_and_transient_errors_retried() {
+        let busy = r#"{"error":{"code":"rate_limited","message":"later"}}"#;
+        let url = canned(vec![
+            response("429 Too Many Requests", "retry-after: 1\r\n", busy),
+            response("503 Service Unavailable", "", "{}"),
+            response("200 OK", "", ACCOUNT),
+        ]);
+        let api = HttpApi::new(&url).unwrap().with_retry(RetryPolicy {
+            attempts: 3,
+            base_delay: Duration::from_millis(10),
+            ..RetryPolicy::default()
+        });
+        let start = Instant::now();
+        let a = api.account().unwrap();
+        assert_eq!((a.account.id, a.records), (7, 5));
+        assert!(start.elapsed() >= Duration::from_secs(1), "waited as told");
+    }
+
+    #[test]
+    fn final_errors_carry_the_servers_code_and_long_waits_give_up() {
+        let url = canned(vec![
+            response(
+                "401 Unauthorized",
+                "",
+                r#"{"error":{"code":"unauthorized","message":"no"}}"#,
+            ),
+            response("429 Too Many Requests", "retry-after: 3600\r\n", "{}"),
+        ]);
+        let api = HttpApi::new(&url).unwrap();
+        let e = api.account().unwrap_err();
+        assert!(e.is_unauthorized(), "{e}");
+        let start = Instant::now();
+        let e = api.account().unwrap_err();
+        assert!(matches!(e, ClientError::Server { status: 429, .. }), "{e}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // Nobody listening: a network error after the retries.
+        let api = HttpApi::new("http://127.0.0.1:9")
+            .unwrap()
+            .with_retry(RetryPolicy {
+                attempts: 2,
+                base_delay: Duration::from_millis(1),
+                ..RetryPolicy::default()
+            });
+        assert!(matches!(api.account(), Err(ClientError::Network(_))));
+        assert!(HttpApi::new("ftp://x").is_err());
+    }
+}

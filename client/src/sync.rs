@@ -9,6 +9,7 @@
 //!   not sent again — a refusal never holds up the rest. If the connection is cut before the
 //!   answer, the batch is still waiting and is sent again next time; the server keeps each
 //!   record once, so nothing is lost and nothing is doubled.
+//!   A batch too large for the server is split; a hand too large on its own is refused.
 //! - pull: pages since the stored cursor are imported (each hand verified again locally and
 //!   deduplicated by record id); the cursor moves only after its page is stored. Statistics
 //!   follow by themselves (the history keeps running totals as hands are stored).
@@ -87,8 +88,9 @@ pub fn upload(
     opts: &SyncOptions,
     report: &mut SyncReport,
 ) -> Result<(), ClientError> {
+    let mut batch = opts.batch.max(1);
     loop {
-        let pending = store.pending_uploads(opts.batch.max(1))?;
+        let pending = store.pending_uploads(batch)?;
         if pending.is_empty() {
             return Ok(());
         }
@@ -102,7 +104,28 @@ pub fn upload(
                 played_at: hand.played_at,
             });
         }
-        let resp = transport.upload(&items)?;
+        let resp = match transport.upload(&items) {
+            // Too big for the server's body limit: smaller batches, and a hand too big on
+            // its own is refused like any other, so it never wedges the outbox.
+            Err(ClientError::Server { status: 413, .. }) if batch > 1 => {
+                batch = (batch / 2).max(1);
+                continue;
+            }
+            Err(ClientError::Server {
+                status: 413,
+                code,
+                message,
+            }) => {
+                let reason = format!("{code}: {message}");
+                store.mark_rejected(&pending[0].record_id, &reason)?;
+                report.rejected.push(Refused {
+                    id: pending[0].record_id.to_string(),
+                    reason,
+                });
+                continue;
+            }
+            r => r?,
+        };
         if resp.results.len() != pending.len() {
             return Err(ClientError::Protocol(format!(
                 "{} results for {} records",
@@ -208,5 +231,125 @@ fn import(store: &mut HistoryStore, item: &crate::wire::PullItem) -> Result<bool
             Err(Import::Refused(e.to_string()))
         }
         Err(e) => Err(Import::Failed(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use tongcheng_core::bot::play_simple_hand;
+    use tongcheng_core::game::HandSetup;
+    use tongcheng_core::rules::RuleSet;
+    use tongcheng_core::seat::Wind;
+    use tongcheng_core::wall::Seed;
+
+    use super::*;
+    use crate::wire::UploadResult;
+
+    fn hands(n: u64) -> Vec<HandRecord> {
+        (0..n)
+            .map(|i| {
+                let setup = HandSetup {
+                    rules: RuleSet::preset("guobiao").unwrap(),
+                    seed: Seed::from_u64(50).derive(i),
+                    dealer: Seat(0),
+                    prevalent: Wind::from_index(0),
+                    dealer_level: 0,
+                };
+                HandRecord::of(&play_simple_hand(setup, i)).unwrap()
+            })
+            .collect()
+    }
+
+    /// A server in memory: refuses batches over `max` with 413 and one record id always;
+    /// serves `to_pull` in pages of two.
+    struct Fake {
+        max: usize,
+        refuse: String,
+        batches: RefCell<Vec<usize>>,
+        to_pull: Vec<HandRecord>,
+    }
+
+    impl SyncTransport for Fake {
+        fn upload(&self, items: &[UploadItem]) -> Result<UploadResponse, ClientError> {
+            self.batches.borrow_mut().push(items.len());
+            if items.len() > self.max {
+                return Err(ClientError::Server {
+                    status: 413,
+                    code: "body_too_large".into(),
+                    message: "too big".into(),
+                });
+            }
+            let results = items
+                .iter()
+                .map(|i| {
+                    let r = HandRecord::from_json(i.record.get()).unwrap();
+                    let refused = r.id.as_str() == self.refuse;
+                    UploadResult {
+                        id: Some(r.id.to_string()),
+                        status: if refused { "rejected" } else { "accepted" }.into(),
+                        code: refused.then(|| "event_differs".into()),
+                        reason: refused.then(|| "forged".into()),
+                    }
+                })
+                .collect();
+            Ok(UploadResponse { results })
+        }
+
+        fn pull(&self, cursor: Option<&str>, _: u32) -> Result<PullResponse, ClientError> {
+            let at: usize = cursor.map_or(0, |c| c.parse().unwrap());
+            let page = &self.to_pull[at.min(self.to_pull.len())..(at + 2).min(self.to_pull.len())];
+            Ok(PullResponse {
+                records: page
+                    .iter()
+                    .map(|r| crate::wire::PullItem {
+                        id: r.id.to_string(),
+                        record: RawValue::from_string(r.to_json()).unwrap(),
+                        seat: 1,
+                        played_at: 5,
+                        offline: true,
+                    })
+                    .collect(),
+                cursor: (at + page.len()).to_string(),
+                more: at + page.len() < self.to_pull.len(),
+            })
+        }
+    }
+
+    #[test]
+    fn batches_split_refusals_are_marked_and_pulls_deduplicate() {
+        let mine = hands(7);
+        let mut store = HistoryStore::open_in_memory().unwrap();
+        for (i, r) in mine.iter().enumerate() {
+            store.add_hand(r, Seat(0), i as i64, None).unwrap();
+        }
+        let mut theirs = hands(10)[7..].to_vec();
+        theirs.push(theirs[0].clone());
+        let fake = Fake {
+            max: 2,
+            refuse: mine[3].id.to_string(),
+            batches: RefCell::new(Vec::new()),
+            to_pull: theirs,
+        };
+        let opts = SyncOptions {
+            batch: 8,
+            pull_limit: 2,
+        };
+        let r = sync(&mut store, &fake, &opts).unwrap();
+        assert_eq!(r.uploaded, 6);
+        assert_eq!(r.rejected.len(), 1);
+        assert_eq!(r.rejected[0].reason, "event_differs: forged");
+        assert_eq!(r.pulled, 3, "the repeated hand is stored once");
+        assert_eq!(*fake.batches.borrow(), [7, 4, 2, 2, 2, 1]);
+        assert_eq!(store.count_pending_uploads().unwrap(), 0);
+        assert_eq!(store.rejected_uploads(0, 10).unwrap().len(), 1);
+        assert_eq!(store.count_hands().unwrap(), 10);
+        assert_eq!(store.pull_cursor().unwrap().as_deref(), Some("4"));
+        // Again: nothing to send, the pull starts at the cursor.
+        assert_eq!(
+            sync(&mut store, &fake, &opts).unwrap(),
+            SyncReport::default()
+        );
     }
 }

@@ -600,3 +600,76 @@ async fn refused_rules_oversized_batches_and_bodies() {
         .await;
     assert_eq!(r.body["results"][0]["code"], "bad_seat");
 }
+
+/// Every leaf of a JSON value, as a JSON pointer.
+fn leaves(v: &Value, path: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, x)| leaves(x, format!("{path}/{k}"), out)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, x)| leaves(x, format!("{path}/{i}"), out)),
+        _ => out.push(path),
+    }
+}
+
+#[tokio::test]
+async fn mutated_records_never_break_the_server() {
+    let srv = start(Config::default()).await;
+    let mut a = Device::new();
+    srv.login(&mut a, None).await;
+    let originals: Vec<Value> = hands(3, 21)
+        .iter()
+        .map(|h| serde_json::to_value(h).unwrap())
+        .collect();
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let replacements = [
+        json!(null),
+        json!(-1),
+        json!(255),
+        json!(4_294_967_296u64),
+        json!("9z"),
+        json!(""),
+        json!("1m"),
+        json!([]),
+        json!({}),
+        json!(true),
+        json!(1.5),
+    ];
+    let mut batch = Vec::new();
+    for _ in 0..300 {
+        let mut v = originals[(next() % 3) as usize].clone();
+        let mut paths = Vec::new();
+        leaves(&v, String::new(), &mut paths);
+        for _ in 0..1 + next() % 3 {
+            let p = &paths[(next() % paths.len() as u64) as usize];
+            *v.pointer_mut(p).unwrap() =
+                replacements[(next() % replacements.len() as u64) as usize].clone();
+        }
+        batch.push(v);
+        if batch.len() == 100 {
+            let r = srv.upload(&a, std::mem::take(&mut batch)).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            let results = r.body["results"].as_array().unwrap();
+            assert_eq!(results.len(), 100);
+            for x in results {
+                assert!(
+                    ["accepted", "already", "rejected"].contains(&x["status"].as_str().unwrap())
+                );
+                assert_ne!(x["code"], "internal_error", "{x}");
+            }
+        }
+    }
+    assert_eq!(
+        srv.call(Method::GET, "/healthz", None, None).await.status,
+        200
+    );
+}

@@ -6,7 +6,7 @@
 //! once then take sequence numbers in commit order, so a pull's cursor never skips a record
 //! that commits late.
 
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use postgres::{Client, Config, NoTls, Row};
 
@@ -35,12 +35,16 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// Idle connections kept for reuse.
-const MAX_IDLE: usize = 16;
+/// Connections open at once, at most (callers beyond it wait for one to come back): the
+/// blocking pool has hundreds of threads, PostgreSQL allows ~100 connections in all.
+const MAX_OPEN: usize = 16;
 
 pub struct PgStore {
     config: Config,
     idle: Mutex<Vec<Client>>,
+    /// Connections out of the pool or idle in it.
+    open: Mutex<usize>,
+    returned: Condvar,
 }
 
 impl PgStore {
@@ -53,6 +57,8 @@ impl PgStore {
         let store = PgStore {
             config,
             idle: Mutex::new(Vec::new()),
+            open: Mutex::new(0),
+            returned: Condvar::new(),
         };
         store.with(migrate)?;
         Ok(store)
@@ -60,22 +66,51 @@ impl PgStore {
 
     /// Runs `f` on a pooled connection.
     fn with<T>(&self, f: impl FnOnce(&mut Client) -> Result<T>) -> Result<T> {
-        let pooled = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        let mut client = match pooled {
-            Some(c) if !c.is_closed() => c,
-            _ => self
-                .config
-                .connect(NoTls)
-                .map_err(|e| StoreError::Open(e.to_string()))?,
-        };
+        let mut client = self.checkout()?;
         let out = f(&mut client);
-        if !client.is_closed() {
-            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-            if idle.len() < MAX_IDLE {
-                idle.push(client);
-            }
+        if client.is_closed() {
+            self.closed();
+        } else {
+            // Under the `open` lock, which a waiter holds from looking at the idle list until
+            // it waits: the wake-up cannot fall between the two.
+            let _open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+            self.idle
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(client);
+            self.returned.notify_one();
         }
         out
+    }
+
+    /// An idle connection, or a new one while fewer than [`MAX_OPEN`] are open, or the next
+    /// one returned.
+    fn checkout(&self) -> Result<Client> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(c) = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop() {
+                if !c.is_closed() {
+                    return Ok(c);
+                }
+                *open -= 1;
+                continue;
+            }
+            if *open < MAX_OPEN {
+                *open += 1;
+                drop(open);
+                return self.config.connect(NoTls).map_err(|e| {
+                    self.closed();
+                    StoreError::Open(e.to_string())
+                });
+            }
+            open = self.returned.wait(open).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// A connection went away: make room for a new one.
+    fn closed(&self) {
+        *self.open.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+        self.returned.notify_one();
     }
 }
 
