@@ -372,6 +372,15 @@ async fn login_and_link_attempts_are_rate_limited() {
     };
     let srv = start(config).await;
     let mut a = Device::new();
+    // Unsigned attempts in A's name do not use up A's logins.
+    for _ in 0..4 {
+        let mut body = a.login_body(&srv.challenge().await, None);
+        body["signature"] = serde_json::json!("00".repeat(64));
+        let r = srv
+            .call(Method::POST, "/v1/auth/login", None, Some(body))
+            .await;
+        assert_eq!(r.status, 401);
+    }
     assert_eq!(srv.login(&mut a, None).await.status, 200);
     assert_eq!(srv.login(&mut a, None).await.status, 200);
     let r = srv.login(&mut a, None).await;

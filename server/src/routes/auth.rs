@@ -92,14 +92,18 @@ pub async fn login(
     limit(&state, &state.limits.login_ip, &ip)?;
     let key = unhex_exact::<32>(&req.public_key, "public_key")?;
     let public_key = hex(&key);
-    limit(&state, &state.limits.login_key, &public_key)?;
     if req.link_code.is_some() {
         limit(&state, &state.limits.link_ip, &ip)?;
-        limit(&state, &state.limits.link_key, &public_key)?;
     }
     let nonce = unhex_exact::<32>(&req.nonce, "nonce")?;
     let signature = unhex_exact::<64>(&req.signature, "signature")?;
     verify_login(&key, &nonce, &signature)?;
+    // Per-key limits count only attempts signed by the key: nobody else can use up a
+    // player's logins by sending garbage in their name.
+    limit(&state, &state.limits.login_key, &public_key)?;
+    if req.link_code.is_some() {
+        limit(&state, &state.limits.link_key, &public_key)?;
+    }
     let device_name = req
         .device_name
         .as_deref()
