@@ -79,7 +79,7 @@ fn db_path_from(
     ))
 }
 
-fn db_path(given: Option<PathBuf>) -> io::Result<PathBuf> {
+pub fn db_path(given: Option<PathBuf>) -> io::Result<PathBuf> {
     given.map_or_else(default_db_path, Ok)
 }
 

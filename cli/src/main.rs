@@ -5,6 +5,7 @@
 mod arena;
 mod fan;
 mod history_cmd;
+mod net_cmd;
 mod play;
 mod shanten;
 mod simulate;
@@ -37,6 +38,16 @@ enum Command {
     History(history_cmd::HistoryArgs),
     /// Step through a recorded hand from one seat's view, or all hands open.
     Replay(history_cmd::ReplayArgs),
+    /// Log in to a server with this device's key (an account is made on first login);
+    /// prints one JSON line.
+    Login(net_cmd::ServerArgs),
+    /// Upload finished hands and pull those of the account's other devices; prints one JSON
+    /// line: {"uploaded","already","rejected":[{"id","reason"}],"pulled"}.
+    Sync(net_cmd::ServerArgs),
+    /// Print a code for another device to join this account, or join with `link CODE`.
+    Link(net_cmd::LinkArgs),
+    /// List the account's devices, or revoke one with --revoke ID.
+    Devices(net_cmd::DevicesArgs),
 }
 
 fn main() {
@@ -48,6 +59,10 @@ fn main() {
         Command::Play(args) => play::run(args),
         Command::History(args) => history_cmd::run_history(args),
         Command::Replay(args) => history_cmd::run_replay(args),
+        Command::Login(args) => net_cmd::run_login(args),
+        Command::Sync(args) => net_cmd::run_sync(args),
+        Command::Link(args) => net_cmd::run_link(args),
+        Command::Devices(args) => net_cmd::run_devices(args),
     };
     if let Err(e) = result {
         // `tongcheng shanten … | head`: the reader has all it wanted; not an error.

@@ -1,0 +1,373 @@
+//! The HTTP transport: reqwest (blocking, rustls) with retries.
+//!
+//! Transient failures — no connection, a timeout, a cut connection, 429 and 502–504 — are
+//! retried with exponential backoff (and jitter), waiting what `Retry-After` says when the
+//! server says it. Retrying an upload is safe: the server keeps each record once. Any other
+//! answer is final and comes back as [`ClientError::Server`] with the server's error code.
+
+use std::time::Duration;
+
+use reqwest::Method;
+use reqwest::blocking::{Client, RequestBuilder, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::ClientError;
+use crate::identity::Identity;
+use crate::sync::SyncTransport;
+use crate::wire::{
+    AccountResponse, Challenge, DeviceInfo, Devices, ErrorBody, LinkCode, LoginRequest,
+    LoginResponse, PullResponse, UploadItem, UploadRequest, UploadResponse,
+};
+
+/// How hard to try before giving up.
+#[derive(Clone, Copy, Debug)]
+pub struct RetryPolicy {
+    /// Tries in all (1: no retry).
+    pub attempts: u32,
+    /// The first wait; doubled every retry.
+    pub base_delay: Duration,
+    pub max_delay: Duration,
+    /// The longest `Retry-After` honoured; a longer one gives up instead.
+    pub max_retry_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> RetryPolicy {
+        RetryPolicy {
+            attempts: 5,
+            base_delay: Duration::from_millis(250),
+            max_delay: Duration::from_secs(8),
+            max_retry_after: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    fn backoff(&self, retry: u32) -> Duration {
+        let d = self
+            .base_delay
+            .saturating_mul(1 << retry.min(16))
+            .min(self.max_delay);
+        // Up to a quarter more, so many phones cut off together do not come back together.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        d + d.mul_f64(f64::from(nanos % 1000) / 4000.0)
+    }
+}
+
+/// The server's API over HTTP.
+pub struct HttpApi {
+    base: String,
+    http: Client,
+    retry: RetryPolicy,
+    token: Option<String>,
+}
+
+impl HttpApi {
+    /// An API client for the server at `server` (`http://host:port` or `https://...`).
+    pub fn new(server: &str) -> Result<HttpApi, ClientError> {
+        let base = server.trim_end_matches('/').to_string();
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            return Err(ClientError::Network(format!(
+                "'{server}' is not an http:// or https:// URL"
+            )));
+        }
+        let http = Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(60))
+            .user_agent(concat!("tongcheng-client/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ClientError::Network(e.to_string()))?;
+        Ok(HttpApi {
+            base,
+            http,
+            retry: RetryPolicy::default(),
+            token: None,
+        })
+    }
+
+    pub fn with_retry(mut self, retry: RetryPolicy) -> HttpApi {
+        self.retry = retry;
+        self
+    }
+
+    /// Sends requests with this session token.
+    pub fn set_token(&mut self, token: Option<String>) {
+        self.token = token;
+    }
+
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        let r = self.http.request(method, format!("{}{path}", self.base));
+        match &self.token {
+            Some(t) => r.bearer_auth(t),
+            None => r,
+        }
+    }
+
+    /// Sends what `build` makes, retrying transient failures; the successful response.
+    fn send(&self, build: impl Fn() -> RequestBuilder) -> Result<Response, ClientError> {
+        let mut retry = 0;
+        loop {
+            let last = retry + 1 >= self.retry.attempts.max(1);
+            let wait = match build().send() {
+                Ok(resp) if resp.status().is_success() => return Ok(resp),
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    let transient = matches!(status, 429 | 502 | 503 | 504);
+                    let after = resp
+                        .headers()
+                        .get(reqwest::header::RETRY_AFTER)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                        .map(Duration::from_secs);
+                    let err = server_error(status, resp);
+                    if !transient || last || after.is_some_and(|a| a > self.retry.max_retry_after) {
+                        return Err(err);
+                    }
+                    after.unwrap_or_else(|| self.retry.backoff(retry))
+                }
+                Err(e) => {
+                    if last {
+                        return Err(ClientError::Network(describe(&e)));
+                    }
+                    self.retry.backoff(retry)
+                }
+            };
+            std::thread::sleep(wait);
+            retry += 1;
+        }
+    }
+
+    fn json<T: DeserializeOwned>(
+        &self,
+        build: impl Fn() -> RequestBuilder,
+    ) -> Result<T, ClientError> {
+        let resp = self.send(build)?;
+        let text = resp
+            .text()
+            .map_err(|e| ClientError::Network(describe(&e)))?;
+        serde_json::from_str(&text).map_err(|e| ClientError::Protocol(e.to_string()))
+    }
+
+    fn post_json<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+    ) -> Result<T, ClientError> {
+        self.json(|| self.request(Method::POST, path).json(body))
+    }
+
+    /// Logs in with the device's key (asking a challenge and signing it), joining the
+    /// account of `link_code` when given. Sets the session token on success. A failure of
+    /// the network is retried with a fresh challenge (each is single use).
+    pub fn login(
+        &mut self,
+        identity: &Identity,
+        device_name: &str,
+        link_code: Option<&str>,
+    ) -> Result<LoginResponse, ClientError> {
+        self.token = None;
+        let mut tries = 0;
+        loop {
+            let challenge: Challenge =
+                self.post_json("/v1/auth/challenge", &serde_json::json!({}))?;
+            let req = LoginRequest {
+                public_key: identity.public_hex(),
+                signature: identity.sign_login(&challenge.nonce)?,
+                nonce: challenge.nonce,
+                device_name,
+                link_code,
+            };
+            let once = HttpApi {
+                base: self.base.clone(),
+                http: self.http.clone(),
+                retry: RetryPolicy {
+                    attempts: 1,
+                    ..self.retry
+                },
+                token: None,
+            };
+            match once.post_json::<_, LoginResponse>("/v1/auth/login", &req) {
+                Ok(r) => {
+                    self.token = Some(r.token.clone());
+                    return Ok(r);
+                }
+                Err(ClientError::Network(_)) if tries + 1 < self.retry.attempts => {
+                    std::thread::sleep(self.retry.backoff(tries));
+                    tries += 1;
+                }
+                Err(ClientError::Server {
+                    status: 429 | 503, ..
+                }) if tries + 1 < self.retry.attempts => {
+                    std::thread::sleep(self.retry.backoff(tries));
+                    tries += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// A link code for another device to join this account.
+    pub fn create_link(&self) -> Result<LinkCode, ClientError> {
+        self.post_json("/v1/link", &serde_json::json!({}))
+    }
+
+    pub fn account(&self) -> Result<AccountResponse, ClientError> {
+        self.json(|| self.request(Method::GET, "/v1/account"))
+    }
+
+    pub fn devices(&self) -> Result<Vec<DeviceInfo>, ClientError> {
+        Ok(self
+            .json::<Devices>(|| self.request(Method::GET, "/v1/devices"))?
+            .devices)
+    }
+
+    pub fn revoke_device(&self, id: i64) -> Result<(), ClientError> {
+        self.send(|| self.request(Method::DELETE, &format!("/v1/devices/{id}")))
+            .map(drop)
+    }
+
+    pub fn logout(&self) -> Result<(), ClientError> {
+        self.send(|| self.request(Method::POST, "/v1/auth/logout"))
+            .map(drop)
+    }
+}
+
+impl SyncTransport for HttpApi {
+    fn upload(&self, items: &[UploadItem]) -> Result<UploadResponse, ClientError> {
+        self.post_json("/v1/sync/upload", &UploadRequest { records: items })
+    }
+
+    fn pull(&self, cursor: Option<&str>, limit: u32) -> Result<PullResponse, ClientError> {
+        let limit = limit.to_string();
+        self.json(|| {
+            let mut q = vec![("limit", limit.as_str())];
+            if let Some(c) = cursor {
+                q.push(("cursor", c));
+            }
+            self.request(Method::GET, "/v1/sync/pull").query(&q)
+        })
+    }
+}
+
+fn server_error(status: u16, resp: Response) -> ClientError {
+    let text = resp.text().unwrap_or_default();
+    match serde_json::from_str::<ErrorBody>(&text) {
+        Ok(b) => ClientError::Server {
+            status,
+            code: b.error.code,
+            message: b.error.message,
+        },
+        Err(_) => ClientError::Server {
+            status,
+            code: "http_error".into(),
+            message: text.chars().take(200).collect(),
+        },
+    }
+}
+
+/// A reqwest error with its causes (its Display alone is often just "error sending request").
+fn describe(e: &reqwest::Error) -> String {
+    let mut s = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(c) = src {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        src = c.source();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+    use std::time::Instant;
+
+    /// A one-thread HTTP server that answers each connection with the next canned response.
+    fn canned(responses: Vec<String>) -> String {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        std::thread::spawn(move || {
+            for r in responses {
+                let (mut s, _) = l.accept().unwrap();
+                let mut buf = [0u8; 4096];
+                let mut got = Vec::new();
+                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+                    let n = s.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                }
+                let _ = s.write_all(r.as_bytes());
+            }
+        });
+        url
+    }
+
+    fn response(status: &str, headers: &str, body: &str) -> String {
+        format!(
+            "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{headers}\r\n{body}",
+            body.len()
+        )
+    }
+
+    const ACCOUNT: &str =
+        r#"{"account":{"id":7,"display_name":"Player-1"},"device_id":3,"records":5}"#;
+
+    #[test]
+    fn retry_after_is_honoured_and_transient_errors_retried() {
+        let busy = r#"{"error":{"code":"rate_limited","message":"later"}}"#;
+        let url = canned(vec![
+            response("429 Too Many Requests", "retry-after: 1\r\n", busy),
+            response("503 Service Unavailable", "", "{}"),
+            response("200 OK", "", ACCOUNT),
+        ]);
+        let api = HttpApi::new(&url).unwrap().with_retry(RetryPolicy {
+            attempts: 3,
+            base_delay: Duration::from_millis(10),
+            ..RetryPolicy::default()
+        });
+        let start = Instant::now();
+        let a = api.account().unwrap();
+        assert_eq!((a.account.id, a.records), (7, 5));
+        assert!(start.elapsed() >= Duration::from_secs(1), "waited as told");
+    }
+
+    #[test]
+    fn final_errors_carry_the_servers_code_and_long_waits_give_up() {
+        let url = canned(vec![
+            response(
+                "401 Unauthorized",
+                "",
+                r#"{"error":{"code":"unauthorized","message":"no"}}"#,
+            ),
+            response("429 Too Many Requests", "retry-after: 3600\r\n", "{}"),
+        ]);
+        let api = HttpApi::new(&url).unwrap();
+        let e = api.account().unwrap_err();
+        assert!(e.is_unauthorized(), "{e}");
+        let start = Instant::now();
+        let e = api.account().unwrap_err();
+        assert!(matches!(e, ClientError::Server { status: 429, .. }), "{e}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // Nobody listening: a network error after the retries.
+        let api = HttpApi::new("http://127.0.0.1:9")
+            .unwrap()
+            .with_retry(RetryPolicy {
+                attempts: 2,
+                base_delay: Duration::from_millis(1),
+                ..RetryPolicy::default()
+            });
+        assert!(matches!(api.account(), Err(ClientError::Network(_))));
+        assert!(HttpApi::new("ftp://x").is_err());
+    }
+}

@@ -1,0 +1,28 @@
+//! Tongcheng Mahjong client: the phone's network side — login, link and sync with the server.
+//!
+//! Sync *state* (which hands are uploaded, the pull cursor) lives in core's local history;
+//! this crate only moves it over the network. The pieces, each small:
+//!
+//! - [`identity`]: the device's Ed25519 key, made on first launch, kept in a 0600 file;
+//! - [`session`]: the session token kept next to it;
+//! - [`http`]: the HTTP transport (reqwest with rustls), with retries, backoff and
+//!   `Retry-After`;
+//! - [`sync`]: the sync engine — the outbox up, other devices' hands down — written against
+//!   the [`sync::SyncTransport`] trait, so it has no network code of its own and maps
+//!   directly to Kotlin/Swift (which may bring their own transport);
+//! - [`wire`]: the JSON types of the server's `/v1` API.
+
+#![forbid(unsafe_code)]
+
+pub mod error;
+pub mod http;
+pub mod identity;
+pub mod session;
+pub mod sync;
+pub mod wire;
+
+pub use error::ClientError;
+pub use http::{HttpApi, RetryPolicy};
+pub use identity::Identity;
+pub use session::Session;
+pub use sync::{SyncOptions, SyncReport, SyncTransport, sync};

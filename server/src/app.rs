@@ -1,0 +1,117 @@
+//! The server's shared state, its router, and serving it.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{delete, get, post};
+use tongcheng_core::record::Verifier;
+use tongcheng_core::rules::RuleSet;
+
+use crate::metrics::{self, Metrics};
+use crate::ratelimit::{LimitConfig, RateLimits};
+use crate::routes;
+use crate::store::Store;
+
+/// What a server accepts and how long its secrets live.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The rule-set presets whose records this server verifies and keeps.
+    pub accepted_rules: Vec<String>,
+    pub challenge_ttl_secs: i64,
+    pub session_ttl_secs: i64,
+    pub link_code_ttl_secs: i64,
+    /// Records per upload batch.
+    pub max_batch: usize,
+    /// Records per pull page.
+    pub max_pull: u32,
+    /// Request bodies larger than this are refused (413).
+    pub body_limit: usize,
+    pub limits: LimitConfig,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            accepted_rules: RuleSet::preset_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            challenge_ttl_secs: 60,
+            session_ttl_secs: 30 * 24 * 3600,
+            link_code_ttl_secs: 300,
+            max_batch: 100,
+            max_pull: 200,
+            body_limit: 4 << 20,
+            limits: LimitConfig::default(),
+        }
+    }
+}
+
+/// Everything the handlers share.
+pub struct Shared {
+    pub store: Arc<dyn Store>,
+    pub verifier: Verifier,
+    pub metrics: Metrics,
+    pub limits: RateLimits,
+    pub config: Config,
+}
+
+pub type AppState = Arc<Shared>;
+
+impl Shared {
+    /// The state over `store`; an accepted rule set that is not a preset is an error.
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Result<AppState, String> {
+        let names: Vec<&str> = config.accepted_rules.iter().map(String::as_str).collect();
+        let verifier = Verifier::presets(&names)?;
+        Ok(Arc::new(Shared {
+            store,
+            verifier,
+            metrics: Metrics::default(),
+            limits: RateLimits::new(&config.limits),
+            config,
+        }))
+    }
+}
+
+/// The HTTP API. Every route here is listed in [`routes::ROUTES`] and documented in the
+/// OpenAPI document (a test checks both).
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(routes::health))
+        .route("/metrics", get(metrics::serve))
+        .route("/v1/openapi.json", get(crate::openapi::serve))
+        .route("/v1/auth/challenge", post(routes::auth::challenge))
+        .route("/v1/auth/login", post(routes::auth::login))
+        .route("/v1/auth/logout", post(routes::auth::logout))
+        .route("/v1/account", get(routes::auth::account))
+        .route("/v1/link", post(routes::auth::create_link))
+        .route("/v1/devices", get(routes::devices::list))
+        .route("/v1/devices/{id}", delete(routes::devices::revoke))
+        .route("/v1/sync/upload", post(routes::sync::upload))
+        .route("/v1/sync/pull", get(routes::sync::pull))
+        .fallback(routes::not_found)
+        .method_not_allowed_fallback(routes::method_not_allowed)
+        .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ))
+        .with_state(state)
+}
+
+/// Serves until `shutdown` completes, with each connection's address known to the handlers
+/// (rate limits per IP).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

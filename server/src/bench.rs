@@ -1,0 +1,239 @@
+//! `tongcheng-server bench`: how fast the server verifies records, and a sync over loopback.
+//!
+//! Verification: records are read (as the upload route reads them) and replayed (`Verifier::verify`)
+//! one after another on one thread — the server's per-core throughput (target: ≥ 5,000
+//! hands/s). Sync: a server on 127.0.0.1 with a fresh SQLite file; one device logs in and
+//! uploads 1,000 hands in batches of 100, a second device joins with a link code and pulls
+//! them (target: ≤ 2 s for the whole).
+
+use std::time::Instant;
+
+use ed25519_dalek::{Signer, SigningKey};
+use serde_json::{Value, json};
+use tongcheng_core::bot::play_simple_hand;
+use tongcheng_core::game::HandSetup;
+use tongcheng_core::record::{HandRecord, Verifier, hex};
+use tongcheng_core::rules::RuleSet;
+use tongcheng_core::seat::{Seat, Wind};
+use tongcheng_core::wall::Seed;
+
+use crate::auth::{login_message, random_bytes, unhex};
+use crate::routes::sync::read_record;
+use crate::{Config, Shared, store};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Hands to verify on one core.
+    #[arg(long, default_value_t = 5000)]
+    pub verify_hands: usize,
+    /// Hands to upload and pull over loopback.
+    #[arg(long, default_value_t = 1000)]
+    pub sync_hands: usize,
+    /// Rule-set preset of the hands.
+    #[arg(long, default_value = "guobiao")]
+    pub rules: String,
+}
+
+/// `n` finished hands under `rules`, played by the core's simple players.
+pub fn hands(rules: &RuleSet, n: usize, seed: u64) -> Vec<HandRecord> {
+    let base = Seed::from_u64(seed);
+    (0..n as u64)
+        .map(|i| {
+            let setup = HandSetup {
+                rules: rules.clone(),
+                seed: base.derive(i),
+                dealer: Seat((i % 4) as u8),
+                prevalent: Wind::from_index((i / 4 % 4) as usize),
+                dealer_level: 0,
+            };
+            HandRecord::of(&play_simple_hand(setup, seed ^ i)).expect("played to the end")
+        })
+        .collect()
+}
+
+pub fn run(args: &Args) -> Result<Value, String> {
+    let rules =
+        RuleSet::preset(&args.rules).ok_or_else(|| format!("no preset '{}'", args.rules))?;
+    let records = hands(&rules, args.verify_hands.max(args.sync_hands), 7);
+    let texts: Vec<String> = records.iter().map(HandRecord::to_json).collect();
+
+    let verifier = Verifier::any_preset();
+    let texts_v = &texts[..args.verify_hands];
+    let start = Instant::now();
+    for t in texts_v {
+        let r = read_record(t).map_err(|e| e.to_string())?;
+        verifier.verify(&r).map_err(|e| e.to_string())?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    // The two halves apart: reading the JSON, and replaying the hand.
+    let start = Instant::now();
+    let parsed: Vec<HandRecord> = texts_v
+        .iter()
+        .map(|t| read_record(t))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let parse = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    for r in &parsed {
+        verifier.verify(r).map_err(|e| e.to_string())?;
+    }
+    let replay = start.elapsed().as_secs_f64();
+    let n = args.verify_hands as f64;
+    let verify = json!({
+        "hands": args.verify_hands,
+        "seconds": secs,
+        "hands_per_sec": (n / secs.max(1e-9)).round(),
+        "parse_hands_per_sec": (n / parse.max(1e-9)).round(),
+        "replay_hands_per_sec": (n / replay.max(1e-9)).round(),
+        "average_record_bytes": texts_v.iter().map(String::len).sum::<usize>() / args.verify_hands.max(1),
+    });
+
+    let sync = sync_bench(&texts[..args.sync_hands])?;
+    Ok(json!({"rules": rules.name, "verify_one_core": verify, "sync_loopback": sync}))
+}
+
+fn sync_bench(texts: &[String]) -> Result<Value, String> {
+    let dir = std::env::temp_dir().join(format!(
+        "tongcheng-bench-{}-{}",
+        std::process::id(),
+        hex(&random_bytes::<4>().map_err(|e| e.message)?)
+    ));
+    let store = store::open(&format!("sqlite:{}", dir.join("server.db").display()))
+        .map_err(|e| e.to_string())?;
+    let state = Shared::new(store, Config::default())?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let out = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| e.to_string())?;
+        let base = format!(
+            "http://{}",
+            listener.local_addr().map_err(|e| e.to_string())?
+        );
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(crate::serve(listener, state, async {
+            let _ = stopped.await;
+        }));
+        let r = drive(&base, texts).await;
+        let _ = stop.send(());
+        let _ = server.await;
+        r
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+async fn post(
+    http: &reqwest::Client,
+    url: String,
+    token: Option<&str>,
+    body: Value,
+) -> Result<Value, String> {
+    let mut req = http.post(url).json(&body);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.map_err(|e| e.to_string())?;
+    let status = resp.status();
+    let v: Value = resp.json().await.map_err(|e| e.to_string())?;
+    if !status.is_success() {
+        return Err(format!("{status}: {v}"));
+    }
+    Ok(v)
+}
+
+async fn login(
+    http: &reqwest::Client,
+    base: &str,
+    link_code: Option<&str>,
+) -> Result<String, String> {
+    let key = SigningKey::from_bytes(&random_bytes::<32>().map_err(|e| e.message)?);
+    let public = key.verifying_key().to_bytes();
+    let ch = post(http, format!("{base}/v1/auth/challenge"), None, json!({})).await?;
+    let nonce = unhex(ch["nonce"].as_str().unwrap_or_default()).ok_or("bad nonce")?;
+    let sig = key.sign(&login_message(&nonce, &public));
+    let v = post(
+        http,
+        format!("{base}/v1/auth/login"),
+        None,
+        json!({"public_key": hex(&public), "nonce": hex(&nonce), "signature": hex(&sig.to_bytes()),
+               "device_name": "bench", "link_code": link_code}),
+    )
+    .await?;
+    Ok(v["token"].as_str().unwrap_or_default().to_string())
+}
+
+async fn drive(base: &str, texts: &[String]) -> Result<Value, String> {
+    let http = reqwest::Client::new();
+    let a = login(&http, base, None).await?;
+    // The request bodies are made before the clock starts, as a phone has its records ready
+    // in its history: what is timed is the network and the server.
+    let bodies: Vec<String> = texts
+        .chunks(100)
+        .map(|chunk| {
+            let items: Vec<String> = chunk
+                .iter()
+                .map(|t| format!("{{\"record\":{t},\"seat\":0,\"played_at\":0}}"))
+                .collect();
+            format!("{{\"records\":[{}]}}", items.join(","))
+        })
+        .collect();
+    let start = Instant::now();
+    let mut accepted = 0;
+    for body in bodies {
+        let resp = http
+            .post(format!("{base}/v1/sync/upload"))
+            .bearer_auth(&a)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = resp.status();
+        let v: Value = resp.json().await.map_err(|e| e.to_string())?;
+        if !status.is_success() {
+            return Err(format!("{status}: {v}"));
+        }
+        accepted += v["accepted"].as_u64().unwrap_or(0);
+    }
+    let upload = start.elapsed().as_secs_f64();
+    let code = post(&http, format!("{base}/v1/link"), Some(&a), json!({})).await?;
+    let b = login(&http, base, code["code"].as_str()).await?;
+    let pull_start = Instant::now();
+    let mut cursor = String::new();
+    let mut pulled = 0;
+    loop {
+        let v: Value = http
+            .get(format!("{base}/v1/sync/pull"))
+            .query(&[("cursor", cursor.as_str()), ("limit", "200")])
+            .bearer_auth(&b)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        pulled += v["records"].as_array().map_or(0, Vec::len);
+        cursor = v["cursor"].as_str().unwrap_or_default().to_string();
+        if !v["more"].as_bool().unwrap_or(false) {
+            break;
+        }
+    }
+    let pull = pull_start.elapsed().as_secs_f64();
+    if accepted as usize != texts.len() || pulled != texts.len() {
+        return Err(format!(
+            "uploaded {accepted} and pulled {pulled} of {} hands",
+            texts.len()
+        ));
+    }
+    Ok(json!({
+        "hands": texts.len(),
+        "upload_seconds": upload,
+        "pull_seconds": pull,
+        "total_seconds": upload + pull,
+        "upload_hands_per_sec": (texts.len() as f64 / upload.max(1e-9)).round(),
+    }))
+}

@@ -1,0 +1,256 @@
+//! Login (challenge → signature → session token), logout, the account, and link codes.
+//!
+//! An unknown key makes a new account on its first login; with a link code it joins the
+//! code's account instead. A wrong, expired or used link code all give the same error, so a
+//! guess learns nothing, and attempts are rate limited per IP and per key.
+
+use std::sync::atomic::Ordering::Relaxed;
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use tongcheng_core::record::hex;
+
+use super::{Authed, ClientIp, blocking, limit};
+use crate::app::AppState;
+use crate::auth::{
+    display_name, link_code_hash, new_link_code, random_bytes, sha256_hex, unhex_exact,
+    verify_login,
+};
+use crate::error::{ApiError, clip};
+use crate::store::LoginOutcome;
+
+#[derive(Serialize)]
+pub struct ChallengeResponse {
+    /// 32 random bytes, hex: sign `tongcheng-login-v1\n` ‖ nonce ‖ public key.
+    pub nonce: String,
+    pub expires_in: i64,
+}
+
+/// `POST /v1/auth/challenge`.
+pub async fn challenge(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+) -> Result<Json<ChallengeResponse>, ApiError> {
+    limit(&state, &state.limits.challenge_ip, &ip)?;
+    let nonce = hex(&random_bytes::<32>()?);
+    let ttl = state.config.challenge_ttl_secs;
+    let store = state.store.clone();
+    let n = nonce.clone();
+    blocking(move || {
+        let now = crate::now();
+        Ok(store.put_challenge(&n, now + ttl, now)?)
+    })
+    .await?;
+    Ok(Json(ChallengeResponse {
+        nonce,
+        expires_in: ttl,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoginRequest {
+    /// Ed25519 public key, 64 hex digits.
+    pub public_key: String,
+    pub nonce: String,
+    /// Signature, 128 hex digits.
+    pub signature: String,
+    #[serde(default)]
+    pub device_name: Option<String>,
+    /// Join the account that showed this code instead of making a new one.
+    #[serde(default)]
+    pub link_code: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct AccountInfo {
+    pub id: i64,
+    pub display_name: String,
+}
+
+#[derive(Serialize)]
+pub struct LoginResponse {
+    /// 32 random bytes, hex; send as `Authorization: Bearer <token>`.
+    pub token: String,
+    pub expires_at: i64,
+    pub account: AccountInfo,
+    pub device_id: i64,
+    /// This login made the account.
+    pub created_account: bool,
+}
+
+/// `POST /v1/auth/login`.
+pub async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    body: Result<Json<LoginRequest>, JsonRejection>,
+) -> Result<Json<LoginResponse>, ApiError> {
+    let Json(req) = body?;
+    limit(&state, &state.limits.login_ip, &ip)?;
+    let key = unhex_exact::<32>(&req.public_key, "public_key")?;
+    let public_key = hex(&key);
+    if req.link_code.is_some() {
+        limit(&state, &state.limits.link_ip, &ip)?;
+    }
+    let nonce = unhex_exact::<32>(&req.nonce, "nonce")?;
+    let signature = unhex_exact::<64>(&req.signature, "signature")?;
+    verify_login(&key, &nonce, &signature)?;
+    // Per-key limits count only attempts signed by the key: nobody else can use up a
+    // player's logins by sending garbage in their name.
+    limit(&state, &state.limits.login_key, &public_key)?;
+    if req.link_code.is_some() {
+        limit(&state, &state.limits.link_key, &public_key)?;
+    }
+    let device_name = req
+        .device_name
+        .as_deref()
+        .map(|n| clip(n.trim()).chars().take(60).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "device".into());
+    let new_name = display_name()?;
+    let token = random_bytes::<32>()?;
+    let token_hex = hex(&token);
+    let token_hash = sha256_hex(token_hex.as_bytes());
+    let st = state.clone();
+    let link_code = req.link_code;
+    let nonce_hex = hex(&nonce);
+    let (device, created, account) = blocking(move || {
+        let store = &st.store;
+        let now = crate::now();
+        if !store.take_challenge(&nonce_hex, now)? {
+            return Err(ApiError::unauthorized(
+                "the challenge is unknown, expired or used; ask for a new one",
+            ));
+        }
+        let link_account = match link_code {
+            Some(code) => Some(
+                store
+                    .take_link_code(&link_code_hash(&code), now)?
+                    .ok_or_else(|| {
+                        ApiError::new(
+                            StatusCode::FORBIDDEN,
+                            "invalid_link_code",
+                            "the link code is not valid",
+                        )
+                    })?,
+            ),
+            None => None,
+        };
+        let (device, created) =
+            match store.login_device(&public_key, link_account, &new_name, &device_name, now)? {
+                LoginOutcome::Existing(d) => (d, false),
+                LoginOutcome::Created(d) => (d, link_account.is_none()),
+                LoginOutcome::Revoked => {
+                    return Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "device_revoked",
+                        "this device was revoked from its account",
+                    ));
+                }
+                LoginOutcome::KeyInUse => {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "key_in_use",
+                        "this device already belongs to another account",
+                    ));
+                }
+            };
+        let expires_at = now + st.config.session_ttl_secs;
+        store.create_session(&token_hash, device.id, now, expires_at)?;
+        let account = store
+            .account(device.account_id)?
+            .ok_or_else(|| ApiError::internal("the device's account is missing"))?;
+        Ok((device, created, (account, expires_at)))
+    })
+    .await?;
+    state.metrics.logins.fetch_add(1, Relaxed);
+    if created {
+        state.metrics.accounts_created.fetch_add(1, Relaxed);
+    }
+    let (account, expires_at) = account;
+    Ok(Json(LoginResponse {
+        token: token_hex,
+        expires_at,
+        account: AccountInfo {
+            id: account.id,
+            display_name: account.display_name,
+        },
+        device_id: device.id,
+        created_account: created,
+    }))
+}
+
+/// `POST /v1/auth/logout`: revokes the session used.
+pub async fn logout(State(state): State<AppState>, auth: Authed) -> Result<StatusCode, ApiError> {
+    let store = state.store.clone();
+    blocking(move || Ok(store.revoke_session(&auth.token_hash, crate::now())?)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize)]
+pub struct AccountResponse {
+    pub account: AccountInfo,
+    pub device_id: i64,
+    /// Records the account holds on the server.
+    pub records: u64,
+}
+
+/// `GET /v1/account`.
+pub async fn account(
+    State(state): State<AppState>,
+    auth: Authed,
+) -> Result<Json<AccountResponse>, ApiError> {
+    let store = state.store.clone();
+    let s = auth.session;
+    let (account, records) = blocking(move || {
+        let a = store
+            .account(s.account_id)?
+            .ok_or_else(|| ApiError::not_found("no such account"))?;
+        Ok((a, store.count_records(s.account_id)?))
+    })
+    .await?;
+    Ok(Json(AccountResponse {
+        account: AccountInfo {
+            id: account.id,
+            display_name: account.display_name,
+        },
+        device_id: s.device_id,
+        records,
+    }))
+}
+
+#[derive(Serialize)]
+pub struct LinkResponse {
+    /// Shown on this device, typed on the other: `ABCD-EFGH`.
+    pub code: String,
+    pub expires_in: i64,
+}
+
+/// `POST /v1/link`: a single-use code for another device to join this account.
+pub async fn create_link(
+    State(state): State<AppState>,
+    auth: Authed,
+) -> Result<Json<LinkResponse>, ApiError> {
+    limit(
+        &state,
+        &state.limits.link_codes,
+        &auth.session.account_id.to_string(),
+    )?;
+    let code = new_link_code()?;
+    let hash = link_code_hash(&code);
+    let ttl = state.config.link_code_ttl_secs;
+    let store = state.store.clone();
+    let account = auth.session.account_id;
+    blocking(move || {
+        let now = crate::now();
+        Ok(store.put_link_code(&hash, account, now + ttl, now)?)
+    })
+    .await?;
+    Ok(Json(LinkResponse {
+        code,
+        expires_in: ttl,
+    }))
+}

@@ -1,0 +1,118 @@
+//! Versioned migrations, one list per backend. Step `k` (0-based) takes the schema from
+//! version `k` to `k + 1`; steps are never edited once released, only appended, and the two
+//! lists always have the same length and meaning. The applied version is kept in
+//! `schema_migrations`; a database from a newer build is refused, never altered.
+
+/// SQLite steps.
+pub const SQLITE: &[&str] = &[
+    // v1: accounts, devices (one Ed25519 key each), sessions and link codes (hashed),
+    // login challenges, records.
+    "CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+     );
+     CREATE TABLE devices (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        public_key TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        revoked_at INTEGER
+     );
+     CREATE INDEX devices_account ON devices (account_id);
+     CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        device_id INTEGER NOT NULL REFERENCES devices (id),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        revoked_at INTEGER
+     );
+     CREATE INDEX sessions_device ON sessions (device_id);
+     CREATE TABLE challenges (nonce TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+     CREATE INDEX challenges_expiry ON challenges (expires_at);
+     CREATE TABLE link_codes (
+        code_hash TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        expires_at INTEGER NOT NULL
+     );
+     -- AUTOINCREMENT: sequence numbers are pull cursors and must never be reused.
+     CREATE TABLE records (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        record_id TEXT NOT NULL,
+        device_id INTEGER NOT NULL REFERENCES devices (id),
+        seat INTEGER NOT NULL,
+        played_at INTEGER NOT NULL,
+        rules TEXT NOT NULL,
+        offline INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        uploaded_at INTEGER NOT NULL,
+        UNIQUE (account_id, record_id)
+     );
+     CREATE INDEX records_pull ON records (account_id, seq);",
+];
+
+/// PostgreSQL steps (same meaning as [`SQLITE`]).
+pub const POSTGRES: &[&str] = &[
+    // v1
+    "CREATE TABLE accounts (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+     );
+     CREATE TABLE devices (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts (id),
+        public_key TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        revoked_at BIGINT
+     );
+     CREATE INDEX devices_account ON devices (account_id);
+     CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        device_id BIGINT NOT NULL REFERENCES devices (id),
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        revoked_at BIGINT
+     );
+     CREATE INDEX sessions_device ON sessions (device_id);
+     CREATE TABLE challenges (nonce TEXT PRIMARY KEY, expires_at BIGINT NOT NULL);
+     CREATE INDEX challenges_expiry ON challenges (expires_at);
+     CREATE TABLE link_codes (
+        code_hash TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts (id),
+        expires_at BIGINT NOT NULL
+     );
+     CREATE TABLE records (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id BIGINT NOT NULL REFERENCES accounts (id),
+        record_id TEXT NOT NULL,
+        device_id BIGINT NOT NULL REFERENCES devices (id),
+        seat SMALLINT NOT NULL,
+        played_at BIGINT NOT NULL,
+        rules TEXT NOT NULL,
+        offline BOOLEAN NOT NULL,
+        record TEXT NOT NULL,
+        uploaded_at BIGINT NOT NULL,
+        UNIQUE (account_id, record_id)
+     );
+     CREATE INDEX records_pull ON records (account_id, seq);",
+];
+
+/// The schema version this build writes.
+pub fn latest() -> i64 {
+    debug_assert_eq!(SQLITE.len(), POSTGRES.len());
+    SQLITE.len() as i64
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn both_backends_have_every_step() {
+        assert_eq!(super::SQLITE.len(), super::POSTGRES.len());
+    }
+}

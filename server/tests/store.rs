@@ -1,0 +1,195 @@
+//! One suite over the store trait, run against SQLite and PostgreSQL (a fresh schema per run).
+
+mod support;
+
+use support::PgSchema;
+use tongcheng_server::store::{self, LoginOutcome, NewRecord, Store, StoreError};
+
+fn rec(id: char, n: usize) -> NewRecord {
+    NewRecord {
+        record_id: id.to_string().repeat(64 - n.to_string().len()) + &n.to_string(),
+        seat: (n % 4) as u8,
+        played_at: 1_000 + n as i64,
+        rules: "guobiao".into(),
+        offline: true,
+        json: format!("{{\"n\":{n}}}"),
+    }
+}
+
+fn device(o: LoginOutcome) -> tongcheng_server::store::Device {
+    match o {
+        LoginOutcome::Created(d) | LoginOutcome::Existing(d) => d,
+        o => panic!("no device: {o:?}"),
+    }
+}
+
+fn suite(s: &dyn Store) {
+    let now = 10_000;
+    // Challenges: single use, and only before they expire.
+    s.put_challenge("n1", now + 60, now).unwrap();
+    s.put_challenge("n2", now + 60, now).unwrap();
+    assert!(s.take_challenge("n1", now).unwrap());
+    assert!(!s.take_challenge("n1", now).unwrap(), "used");
+    assert!(!s.take_challenge("n2", now + 61).unwrap(), "expired");
+    assert!(!s.take_challenge("nope", now).unwrap());
+
+    // Devices and accounts.
+    let a = s
+        .login_device("ka", None, "Player-A", "phone", now)
+        .unwrap();
+    let LoginOutcome::Created(a) = a else {
+        panic!("{a:?}")
+    };
+    let again = device(s.login_device("ka", None, "ignored", "x", now + 5).unwrap());
+    assert_eq!(
+        (again.id, again.account_id, again.last_seen_at),
+        (a.id, a.account_id, now + 5)
+    );
+    assert_eq!(
+        s.account(a.account_id).unwrap().unwrap().display_name,
+        "Player-A"
+    );
+    let b = device(
+        s.login_device("kb", Some(a.account_id), "ignored", "tablet", now)
+            .unwrap(),
+    );
+    assert_eq!(b.account_id, a.account_id);
+    let c = device(s.login_device("kc", None, "Player-C", "pc", now).unwrap());
+    assert_ne!(c.account_id, a.account_id);
+    assert_eq!(
+        s.login_device("kc", Some(a.account_id), "", "", now)
+            .unwrap(),
+        LoginOutcome::KeyInUse
+    );
+    let names: Vec<String> = s
+        .devices(a.account_id)
+        .unwrap()
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, ["phone", "tablet"]);
+
+    // Sessions.
+    s.create_session("ha", a.id, now, now + 100).unwrap();
+    s.create_session("hb", b.id, now, now + 100).unwrap();
+    s.create_session("hb2", b.id, now, now + 100).unwrap();
+    let sa = s.session("ha", now).unwrap().unwrap();
+    assert_eq!((sa.account_id, sa.device_id), (a.account_id, a.id));
+    assert!(s.session("ha", now + 100).unwrap().is_none(), "expired");
+    assert!(s.session("zz", now).unwrap().is_none());
+    s.revoke_session("ha", now).unwrap();
+    assert!(s.session("ha", now).unwrap().is_none(), "revoked");
+    assert!(matches!(
+        s.create_session("hb", b.id, now, now + 1),
+        Err(StoreError::Conflict(_))
+    ));
+
+    // Link codes: single use, only before they expire.
+    s.put_link_code("c1", a.account_id, now + 300, now).unwrap();
+    s.put_link_code("c2", a.account_id, now + 300, now).unwrap();
+    assert_eq!(s.take_link_code("c1", now).unwrap(), Some(a.account_id));
+    assert_eq!(s.take_link_code("c1", now).unwrap(), None);
+    assert_eq!(s.take_link_code("c2", now + 300).unwrap(), None);
+
+    // Records: once per account, pulled by the other devices in order.
+    let batch: Vec<NewRecord> = (0..5).map(|n| rec('a', n)).collect();
+    assert_eq!(
+        s.store_records(a.account_id, a.id, &batch, now).unwrap(),
+        [true; 5]
+    );
+    assert_eq!(
+        s.store_records(a.account_id, a.id, &batch, now).unwrap(),
+        [false; 5]
+    );
+    let mixed = vec![rec('a', 4), rec('b', 0), rec('b', 0)];
+    assert_eq!(
+        s.store_records(a.account_id, b.id, &mixed, now).unwrap(),
+        [false, true, false]
+    );
+    // Another account may hold the same hand.
+    assert_eq!(
+        s.store_records(c.account_id, c.id, &batch[..1], now)
+            .unwrap(),
+        [true]
+    );
+    assert_eq!(s.count_records(a.account_id).unwrap(), 6);
+    assert_eq!(s.count_records(c.account_id).unwrap(), 1);
+
+    let for_b = s.pull(a.account_id, b.id, 0, 3).unwrap();
+    assert_eq!(for_b.len(), 3);
+    assert_eq!(for_b[0], {
+        let mut r = for_b[0].clone();
+        r.record_id = batch[0].record_id.clone();
+        r.json = batch[0].json.clone();
+        r.seat = 0;
+        r.played_at = 1_000;
+        r.offline = true;
+        r.device_id = a.id;
+        r
+    });
+    assert!(for_b.windows(2).all(|w| w[0].seq < w[1].seq));
+    let rest = s.pull(a.account_id, b.id, for_b[2].seq, 100).unwrap();
+    assert_eq!(
+        rest.iter().map(|r| r.record_id.clone()).collect::<Vec<_>>(),
+        [batch[3].record_id.clone(), batch[4].record_id.clone()]
+    );
+    let for_a = s.pull(a.account_id, a.id, 0, 100).unwrap();
+    assert_eq!(for_a.len(), 1, "only B's record");
+    assert_eq!(for_a[0].record_id, rec('b', 0).record_id);
+    assert!(s.pull(c.account_id, c.id, 0, 100).unwrap().is_empty());
+
+    // Revoking a device ends its sessions and its logins.
+    assert!(
+        !s.revoke_device(c.account_id, b.id, now).unwrap(),
+        "not C's device"
+    );
+    assert!(s.revoke_device(a.account_id, b.id, now).unwrap());
+    assert!(s.session("hb2", now).unwrap().is_none());
+    assert_eq!(
+        s.login_device("kb", None, "", "", now).unwrap(),
+        LoginOutcome::Revoked
+    );
+    assert!(s.devices(a.account_id).unwrap()[1].revoked);
+}
+
+#[test]
+fn sqlite_store() {
+    let dir = std::env::temp_dir().join(format!("tongcheng-store-{}", std::process::id()));
+    let path = dir.join("nested/server.db");
+    let url = format!("sqlite:{}", path.display());
+    suite(store::open(&url).unwrap().as_ref());
+    // Reopening runs no migration twice and keeps the data.
+    let s = store::open(&url).unwrap();
+    assert_eq!(s.count_records(1).unwrap(), 6);
+    drop(s);
+    // A database from a newer build is refused, never altered.
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute("INSERT INTO schema_migrations VALUES (99, 0)", [])
+        .unwrap();
+    drop(c);
+    assert!(matches!(
+        store::open(&url),
+        Err(StoreError::Newer { found: 99, .. })
+    ));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn postgres_store() {
+    let Some(schema) = PgSchema::create() else {
+        return;
+    };
+    suite(store::open(&schema.url).unwrap().as_ref());
+    let s = store::open(&schema.url).unwrap();
+    assert_eq!(s.backend(), "postgres");
+    assert_eq!(s.count_records(1).unwrap(), 6);
+    drop(s);
+    let mut c = postgres::Client::connect(&schema.url, postgres::NoTls).unwrap();
+    c.execute("INSERT INTO schema_migrations VALUES (99, 0)", &[])
+        .unwrap();
+    drop(c);
+    assert!(matches!(
+        store::open(&schema.url),
+        Err(StoreError::Newer { found: 99, .. })
+    ));
+}
