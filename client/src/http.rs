@@ -65,6 +65,16 @@ pub struct HttpApi {
     token: Option<String>,
 }
 
+impl std::fmt::Debug for HttpApi {
+    // The session token stays out of logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpApi")
+            .field("base", &self.base)
+            .field("logged_in", &self.token.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 impl HttpApi {
     /// An API client for the server at `server` (`http://host:port` or `https://...`).
     pub fn new(server: &str) -> Result<HttpApi, ClientError> {

@@ -1,5 +1,6 @@
 //! The server's shared state, its router, and serving it.
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -106,7 +107,7 @@ pub fn router(state: AppState) -> Router {
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     axum::serve(
         listener,

@@ -16,7 +16,7 @@ fn rec(id: char, n: usize) -> NewRecord {
     }
 }
 
-fn device(o: LoginOutcome) -> tongcheng_server::store::Device {
+fn device(o: LoginOutcome) -> store::Device {
     match o {
         LoginOutcome::Created(d) | LoginOutcome::Existing(d) => d,
         o => panic!("no device: {o:?}"),
