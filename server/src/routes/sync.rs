@@ -17,9 +17,7 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use serde_json::value::RawValue;
-use tongcheng_core::record::{
-    HandRecord, MAX_RECORD_BYTES, RECORD_VERSION, RecordError, ReplayError, Verifier,
-};
+use tongcheng_core::record::{HandRecord, RecordError, ReplayError, Verifier};
 
 use super::{Authed, blocking};
 use crate::app::AppState;
@@ -172,22 +170,9 @@ pub fn check(verifier: &Verifier, item: &UploadItem) -> Result<NewRecord, Upload
     })
 }
 
-/// Reads an uploaded record: exactly what `HandRecord::from_json` gives, faster.
-///
-/// `from_json` first parses into a JSON tree (to run the upgrade chain of older versions) and
-/// then into the record, which is most of the cost of checking an upload: replaying the hand
-/// is several times quicker. A record of the current version reads straight into the
-/// struct, with the same derive, so the result is the same; anything else (an older version,
-/// or text that fails the direct read) goes through `from_json`, which upgrades it or gives
-/// its error.
+/// Reads an uploaded record (core reads a current-version record straight into its types).
 pub fn read_record(text: &str) -> Result<HandRecord, RecordError> {
-    if text.len() > MAX_RECORD_BYTES {
-        return Err(RecordError::TooLarge(text.len()));
-    }
-    match serde_json::from_str::<HandRecord>(text) {
-        Ok(r) if r.version == RECORD_VERSION => Ok(r),
-        _ => HandRecord::from_json(text),
-    }
+    HandRecord::from_json(text)
 }
 
 /// The id a record that does not read claims, if it is a well-formed one (so the device can
