@@ -6,9 +6,13 @@
 # SECONDS_PER_TARGET defaults to 60; with no TARGET every target of `cargo fuzz list` runs,
 # one after the other. Installs cargo-fuzz when missing. The toolchain is stable, so the
 # nightly flags libFuzzer needs are allowed with RUSTC_BOOTSTRAP=1. Each target keeps its
-# corpus in fuzz/corpus/TARGET; a crash leaves its input in fuzz/artifacts/TARGET and makes
-# the script fail (after the other targets ran). Reproduce one with
-#   RUSTC_BOOTSTRAP=1 cargo fuzz run TARGET fuzz/artifacts/TARGET/crash-...
+# corpus in fuzz/corpus/TARGET (not checked in), started from the checked-in seeds of
+# fuzz/seeds/TARGET when there are any (and, for `record`, core's version-1 record fixtures);
+# a crash leaves its input in fuzz/artifacts/TARGET and makes the script fail (after the other
+# targets ran). Reproduce one with
+#   RUSTC_BOOTSTRAP=1 cargo fuzz run --fuzz-dir fuzz TARGET fuzz/artifacts/TARGET/crash-...
+# CI runs every target for 30 s (`bash scripts/fuzz.sh 30`); a longer run is e.g.
+#   bash scripts/fuzz.sh 600 record engine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,7 +42,15 @@ failed=()
 for t in "${targets[@]}"; do
   echo "== fuzz $t for ${secs}s"
   mkdir -p "fuzz/corpus/$t"
-  if ! cargo fuzz run --fuzz-dir fuzz "$t" "fuzz/corpus/$t" -- \
+  dirs=("fuzz/corpus/$t")
+  # New inputs go to the first directory only: the seeds stay as checked in.
+  if [ -d "fuzz/seeds/$t" ]; then
+    dirs+=("fuzz/seeds/$t")
+  fi
+  if [ "$t" = record ]; then
+    cp core/tests/fixtures/record-v1-*.json "fuzz/corpus/$t/"
+  fi
+  if ! cargo fuzz run --fuzz-dir fuzz "$t" "${dirs[@]}" -- \
       -max_total_time="$secs" -timeout=30 -print_final_stats=1; then
     failed+=("$t")
   fi
