@@ -104,7 +104,14 @@ impl Table {
                     .map_err(|e| fail(i + 1, e.to_string()))?;
             }
             if t.game().is_finished() {
-                t.next_hand();
+                // The last hand saved may be over but not booked yet (saved at its result, before
+                // `next_hand`): booking it here would deal a hand the save does not have, and
+                // lose the finished hand's record. It is booked when more hands follow, or when
+                // booking it ends the match (a match saved once over ends with its last hand).
+                let last = h + 1 == saved.hands.len();
+                if !last || !t.play.clone().next_hand() {
+                    t.next_hand();
+                }
             } else if h + 1 != saved.hands.len() {
                 return Err(fail(
                     actions.len(),

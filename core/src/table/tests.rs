@@ -74,6 +74,35 @@ fn a_resumed_table_continues_exactly() {
     assert_eq!(b.saved(), a.saved());
 }
 
+/// Found by the `engine` fuzz target: a table saved at a hand's result (before `next_hand`)
+/// resumed into the next hand, so the finished hand and its record were gone.
+#[test]
+fn a_table_saved_at_a_result_resumes_at_that_result() {
+    let mut a = Table::new(TableConfig::match_against_bots(Level::Easy, 11));
+    loop {
+        match a.run_bots() {
+            Step::Waiting { .. } => {
+                let d = a.decision(0).unwrap();
+                a.act(0, d.on_timeout).unwrap();
+            }
+            Step::HandOver => break,
+            Step::Acted { .. } => unreachable!(),
+        }
+    }
+    let saved = SavedTable::from_json(&a.saved().to_json()).unwrap();
+    let mut b = Table::resume(&saved).unwrap();
+    assert!(b.game().is_finished());
+    assert_eq!(b.match_state().hand_index(), a.match_state().hand_index());
+    assert_eq!(b.record(), a.record());
+    assert!(b.record().is_some());
+    assert_eq!(b.saved(), a.saved());
+    // Both move on to the same next hand.
+    assert!(a.next_hand() && b.next_hand());
+    assert_eq!(b.view(0), a.view(0));
+    assert_eq!(b.saved(), a.saved());
+    assert_eq!(b.match_state().scores(), a.match_state().scores());
+}
+
 #[test]
 fn a_damaged_save_is_an_error_not_a_panic() {
     let good = Table::new(TableConfig::match_against_bots(Level::Easy, 1)).saved();
