@@ -17,7 +17,10 @@ fn verify_all(rec: &HandRecord) {
         .verify(rec);
     // Allowing custom rules accepts more, never less.
     if any.is_ok() {
-        assert!(custom.is_ok(), "any preset accepts, custom refuses: {custom:?}");
+        assert!(
+            custom.is_ok(),
+            "any preset accepts, custom refuses: {custom:?}"
+        );
     }
     if guobiao.is_ok() {
         assert!(any.is_ok(), "guobiao accepts, any preset refuses: {any:?}");
@@ -26,9 +29,13 @@ fn verify_all(rec: &HandRecord) {
     if let Ok(game) = &custom {
         assert_eq!(game.result(), Some(&rec.result));
         assert_eq!(game.events(), &rec.events[..]);
-        game.check_invariants().expect("a replayed hand keeps the invariants");
+        game.check_invariants()
+            .expect("a replayed hand keeps the invariants");
         let again = HandRecord::of(game).expect("a verified hand is over");
-        assert_eq!(&again, rec, "the replay's record differs from the verified one");
+        assert_eq!(
+            &again, rec,
+            "the replay's record differs from the verified one"
+        );
     }
 }
 
