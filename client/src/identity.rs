@@ -51,6 +51,11 @@ impl Identity {
         }
     }
 
+    /// The 32 secret bytes, for a phone's keystore to keep (never sent anywhere).
+    pub fn secret_bytes(&self) -> [u8; 32] {
+        self.key.to_bytes()
+    }
+
     /// The identity kept at `path`, made and saved (0600, atomically) if there is none.
     pub fn load_or_create(path: &Path) -> Result<Identity, ClientError> {
         match std::fs::read_to_string(path) {

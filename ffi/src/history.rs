@@ -84,7 +84,7 @@ impl HistoryStore {
         Ok(())
     }
 
-    fn lock(&self) -> MutexGuard<'_, core_history::HistoryStore> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, core_history::HistoryStore> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod history;
 pub mod model;
+pub mod online;
 pub mod session;
 
 uniffi::setup_scaffolding!();
@@ -41,4 +42,13 @@ pub enum TongchengError {
     /// No such record.
     #[error("not found: {message}")]
     NotFound { message: String },
+    /// The server cannot be reached (after retries): try again later.
+    #[error("network: {message}")]
+    Network { message: String },
+    /// The session is not valid (expired or revoked): log in again.
+    #[error("not logged in: {message}")]
+    NotLoggedIn { message: String },
+    /// The server refused the request; the message says why.
+    #[error("server: {message}")]
+    Server { message: String },
 }

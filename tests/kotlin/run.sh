@@ -50,4 +50,8 @@ java -cp "$compiler" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
   android/presenter/src/main/kotlin \
   tests/kotlin/src
 # A fixed, pre-touched heap: RSS changes then show native memory, which the leak test checks.
-java -Xss4m -Xms256m -Xmx256m -XX:+AlwaysPreTouch -Djna.library.path=target/release -cp "$out:$stdlib:$jna" TongchengTestsKt
+# The login/sync test talks to a real server process (a debug build is enough; `cargo test
+# --workspace` has usually built it already).
+cargo build -q -p tongcheng-server
+java -Xss4m -Xms256m -Xmx256m -XX:+AlwaysPreTouch -Djna.library.path=target/release \
+  -Dtongcheng.server=target/debug/tongcheng-server -cp "$out:$stdlib:$jna" TongchengTestsKt

@@ -271,6 +271,64 @@ fun sessionHistoryTests() {
         dir.deleteRecursively()
     }
 
+    test("one-tap login and sync through the FFI against the real server; the key stays in the shell's vault") {
+        class Vault : KeyVault {
+            var secret: ByteArray? = null
+            var stored = 0
+            override fun loadSecret(): ByteArray? = secret
+            override fun storeSecret(secret: ByteArray) { this.secret = secret; stored++ }
+        }
+        val dir = java.nio.file.Files.createTempDirectory("tongcheng-online").toFile()
+        val server = ProcessBuilder(
+            System.getProperty("tongcheng.server"), "--listen", "127.0.0.1:0",
+            "--database", "sqlite:" + File(dir, "server.db").path,
+        ).redirectErrorStream(true).start()
+        try {
+            val first = server.inputStream.bufferedReader().readLine() ?: error("the server printed nothing")
+            val url = Regex("http://[0-9.:]+").find(first)?.value ?: error("no address in: $first")
+            val vaultA = Vault()
+            HistoryStore.open(File(dir, "a.db").path).use { a ->
+                HistoryStore.open(File(dir, "b.db").path).use { b ->
+                    GameSession(config(41u)).use { s -> s.saveTo(a); playHand(TablePresenter(s)) }
+                    check(a.listHands(0u, 10u).size == 1) { "a hand to sync" }
+                    OnlineClient(url, vaultA, a).use { phoneA ->
+                        val account = phoneA.login("phone A", null)
+                        check(account.created) { "the first login makes the account" }
+                        check(vaultA.secret?.size == 32 && vaultA.stored == 1) { "the key went to the vault once" }
+                        val up = phoneA.sync()
+                        check(up.uploaded == 1uL && up.rejected.isEmpty()) { "uploaded: $up" }
+                        check(phoneA.sync().uploaded == 0uL) { "nothing sent twice" }
+                        val code = phoneA.linkCode()
+                        OnlineClient(url, Vault(), b).use { phoneB ->
+                            val joined = phoneB.login("phone B", code)
+                            check(joined.accountId == account.accountId && !joined.created) { "joined: $joined" }
+                            val down = phoneB.sync()
+                            check(down.pulled == 1uL) { "pulled: $down" }
+                            try {
+                                OnlineClient(url, Vault(), b).use { it.login("phone C", code) }
+                                error("a used link code worked again")
+                            } catch (e: TongchengException.Server) {
+                                check(e.message!!.contains("invalid_link_code")) { "message: ${e.message}" }
+                            }
+                        }
+                    }
+                    // The same vault later: the same account, no new key.
+                    OnlineClient(url, vaultA, a).use { again ->
+                        check(!again.login("phone A", null).created) { "the kept key logs in again" }
+                    }
+                    check(vaultA.stored == 1) { "no second key" }
+                    check(b.listHands(0u, 10u).map { it.points } == a.listHands(0u, 10u).map { it.points }) {
+                        "both phones hold the same hand"
+                    }
+                }
+            }
+        } finally {
+            server.destroy()
+            server.waitFor()
+            dir.deleteRecursively()
+        }
+    }
+
     test("a whole match through the core table saves every hand to the history by itself") {
         val dir = java.nio.file.Files.createTempDirectory("tongcheng-session").toFile()
         val path = File(dir, "history.db").path
