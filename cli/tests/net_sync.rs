@@ -161,3 +161,99 @@ fn two_histories_on_one_account_sync_to_the_same_hands() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Starts the server on a free port with its store in `dir`; the server and its URL.
+fn start_server(bin: &Path, dir: &Path) -> (Server, String) {
+    let mut child = std::process::Command::new(bin)
+        .args(["--listen", "127.0.0.1:0", "--database"])
+        .arg(format!("sqlite:{}", dir.join("server.db").display()))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    (Server(child), url)
+}
+
+#[test]
+fn killing_the_client_during_a_sync_loses_and_doubles_nothing() {
+    let Some(bin) = server_binary() else {
+        eprintln!(
+            "SKIPPED: tongcheng-server is not built next to tongcheng (cargo test --workspace builds it)"
+        );
+        return;
+    };
+    let dir = temp_dir("net-kill-client");
+    let (_server, url) = start_server(&bin, &dir);
+    std::fs::write(dir.join("moves.txt"), "").unwrap();
+    for seed in ["5", "6"] {
+        tongcheng(
+            &dir,
+            &[
+                "play",
+                "--script",
+                "moves.txt",
+                "--level",
+                "easy",
+                "--seed",
+                seed,
+                "--db",
+                "a.db",
+            ],
+        );
+    }
+    tongcheng(&dir, &["login", "--server", &url, "--db", "a.db"]);
+    // Kill `tongcheng sync` at different moments (before, during and after the upload, or
+    // between the server's answer and the outbox being marked): whenever it dies, the next
+    // sync finishes the job and nothing is stored twice.
+    for delay_ms in [5u64, 20, 40, 80, 160] {
+        let mut child = command(&dir, &["sync", "--server", &url, "--db", "a.db"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let last = json(&tongcheng(
+        &dir,
+        &["sync", "--server", &url, "--db", "a.db"],
+    ));
+    assert_eq!(last["rejected"], serde_json::json!([]), "{last}");
+    let again = json(&tongcheng(
+        &dir,
+        &["sync", "--server", &url, "--db", "a.db"],
+    ));
+    assert_eq!(again["uploaded"], 0, "{again}");
+
+    // A second device on the account pulls exactly the hands played on the first.
+    let code = tongcheng(&dir, &["link", "--server", &url, "--db", "a.db"]);
+    tongcheng(
+        &dir,
+        &["link", code.trim(), "--server", &url, "--db", "b.db"],
+    );
+    let pulled = json(&tongcheng(
+        &dir,
+        &["sync", "--server", &url, "--db", "b.db"],
+    ));
+    let history = |db: &str| {
+        json(&tongcheng(
+            &dir,
+            &["history", "--db", db, "--json", "--limit", "1000"],
+        ))
+    };
+    let played = history("a.db")["stats"]["hands"].as_u64().unwrap();
+    assert_eq!(played, 32, "two matches");
+    assert_eq!(pulled["pulled"].as_u64(), Some(played), "{pulled}");
+    assert_eq!(history("b.db")["stats"], history("a.db")["stats"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
