@@ -52,22 +52,7 @@ fn two_histories_on_one_account_sync_to_the_same_hands() {
         return;
     };
     let dir = temp_dir("net-sync");
-    let mut child = std::process::Command::new(bin)
-        .args(["--listen", "127.0.0.1:0", "--database"])
-        .arg(format!("sqlite:{}", dir.join("server.db").display()))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _server = Server(child);
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_string();
+    let (_server, url) = start_server(&bin, &dir);
     std::fs::write(dir.join("moves.txt"), "").unwrap();
     let play = |db: &str, seed: &str| {
         tongcheng(
