@@ -45,14 +45,9 @@ fn json(s: &str) -> Value {
 
 #[test]
 fn two_histories_on_one_account_sync_to_the_same_hands() {
-    let Some(bin) = server_binary() else {
-        eprintln!(
-            "SKIPPED: tongcheng-server is not built next to tongcheng (cargo test --workspace builds it)"
-        );
+    let Some((dir, _server, url)) = server_in("net-sync") else {
         return;
     };
-    let dir = temp_dir("net-sync");
-    let (_server, url) = start_server(&bin, &dir);
     std::fs::write(dir.join("moves.txt"), "").unwrap();
     let play = |db: &str, seed: &str| {
         tongcheng(
@@ -147,6 +142,20 @@ fn two_histories_on_one_account_sync_to_the_same_hands() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A fresh directory and a server on a free port with its store there, or `None` (saying
+/// SKIPPED) when the server binary was not built.
+fn server_in(name: &str) -> Option<(PathBuf, Server, String)> {
+    let Some(bin) = server_binary() else {
+        eprintln!(
+            "SKIPPED: tongcheng-server is not built next to tongcheng (cargo test --workspace builds it)"
+        );
+        return None;
+    };
+    let dir = temp_dir(name);
+    let (server, url) = start_server(&bin, &dir);
+    Some((dir, server, url))
+}
+
 /// Starts the server on a free port with its store in `dir`; the server and its URL.
 fn start_server(bin: &Path, dir: &Path) -> (Server, String) {
     let mut child = std::process::Command::new(bin)
@@ -169,14 +178,9 @@ fn start_server(bin: &Path, dir: &Path) -> (Server, String) {
 
 #[test]
 fn killing_the_client_during_a_sync_loses_and_doubles_nothing() {
-    let Some(bin) = server_binary() else {
-        eprintln!(
-            "SKIPPED: tongcheng-server is not built next to tongcheng (cargo test --workspace builds it)"
-        );
+    let Some((dir, _server, url)) = server_in("net-kill-client") else {
         return;
     };
-    let dir = temp_dir("net-kill-client");
-    let (_server, url) = start_server(&bin, &dir);
     std::fs::write(dir.join("moves.txt"), "").unwrap();
     for seed in ["5", "6"] {
         tongcheng(
