@@ -8,9 +8,10 @@
 //! The history lives in `$XDG_DATA_HOME/tongcheng/history.db`, or
 //! `$HOME/.local/share/tongcheng/history.db`, unless `--db` says otherwise.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use crate::play::text::display_width;
 use serde_json::json;
 use tongcheng_core::game::{Event, Game, TableMeld};
 use tongcheng_core::hand::{KongKind, Meld, MeldKind};
@@ -55,6 +56,10 @@ pub struct ReplayArgs {
     /// Show every hand and every draw.
     #[arg(long)]
     pub open: bool,
+    /// Pause after every move, showing the hand then: Enter goes on one move, a number goes
+    /// on that many, `q` skips to the result. Reads the keys from stdin.
+    #[arg(long)]
+    pub step: bool,
 }
 
 /// Where the history lives when `--db` is not given: `$XDG_DATA_HOME/tongcheng/history.db`
@@ -193,15 +198,61 @@ fn write_heading(
     Ok(())
 }
 
+/// Rows laid out in columns as wide as their widest cell (counting CJK as two columns), so
+/// a long result or rule-set name pushes its column out instead of breaking the table. The
+/// last column is left ragged.
+fn columns(rows: &[Vec<String>], right: &[bool]) -> Vec<String> {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..n)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| display_width(s))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    rows.iter()
+        .map(|r| {
+            let mut line = String::new();
+            for (c, cell) in r.iter().enumerate() {
+                if c > 0 {
+                    line.push_str("  ");
+                }
+                let pad = " ".repeat(widths[c].saturating_sub(display_width(cell)));
+                let last = c + 1 == r.len();
+                if right.get(c).copied().unwrap_or(false) {
+                    line.push_str(&pad);
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    if !last {
+                        line.push_str(&pad);
+                    }
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
+}
+
 fn write_hands(out: &mut impl Write, hands: &[HandEntry]) -> io::Result<()> {
     if hands.is_empty() {
         return Ok(());
     }
-    writeln!(
-        out,
-        "{:>6}  {:<16}  {:<8}  {:<4}  {:<22}  {:>6}  fans",
-        "id", "date (UTC)", "rules", "seat", "result", "points"
-    )?;
+    let mut rows = vec![
+        [
+            "id",
+            "date (UTC)",
+            "rules",
+            "seat",
+            "result",
+            "points",
+            "fans",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
     for h in hands {
         let fans = h
             .fans
@@ -209,16 +260,18 @@ fn write_hands(out: &mut impl Write, hands: &[HandEntry]) -> io::Result<()> {
             .map(|f| format!("{} {}", f.name, fan_points(f.points, f.count)))
             .collect::<Vec<_>>()
             .join(", ");
-        let line = format!(
-            "{:>6}  {:<16}  {:<8}  {:<4}  {:<22}  {:>6}  {fans}",
-            h.id.0,
+        rows.push(vec![
+            h.id.0.to_string(),
             date(h.played_at),
-            h.rules,
+            h.rules.clone(),
             seat(h.seat),
             outcome(h),
             signed(h.points as i64),
-        );
-        writeln!(out, "{}", line.trim_end())?;
+            fans,
+        ]);
+    }
+    for line in columns(&rows, &[true, false, false, false, false, true, false]) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -242,11 +295,20 @@ fn write_matches(out: &mut impl Write, matches: &[MatchEntry]) -> io::Result<()>
     if matches.is_empty() {
         return Ok(());
     }
-    writeln!(
-        out,
-        "{:>6}  {:<16}  {:<8}  {:<4}  {:>5}  {:>4}  {:>6}  final scores",
-        "id", "started (UTC)", "rules", "seat", "hands", "wins", "points"
-    )?;
+    let mut rows = vec![
+        [
+            "id",
+            "started (UTC)",
+            "rules",
+            "seat",
+            "hands",
+            "wins",
+            "points",
+            "final scores",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
     for m in matches {
         let scores = match m.final_scores {
             Some(s) => s
@@ -260,17 +322,19 @@ fn write_matches(out: &mut impl Write, matches: &[MatchEntry]) -> io::Result<()>
                 .join(", "),
             None => "unfinished".into(),
         };
-        writeln!(
-            out,
-            "{:>6}  {:<16}  {:<8}  {:<4}  {:>5}  {:>4}  {:>6}  {scores}",
-            m.id.0,
+        rows.push(vec![
+            m.id.0.to_string(),
             date(m.started_at),
-            m.rules,
+            m.rules.clone(),
             seat(m.seat),
-            m.hands,
-            m.wins,
+            m.hands.to_string(),
+            m.wins.to_string(),
             signed(m.points),
-        )?;
+            scores,
+        ]);
+    }
+    for line in columns(&rows, &[true, false, false, false, true, true, true, false]) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -343,12 +407,15 @@ pub fn run_replay(args: ReplayArgs) -> io::Result<()> {
     };
     let out = io::stdout().lock();
     let mut out = BufWriter::new(out);
-    let verified =
-        match write_replay(&mut out, &entry, &record, view).and_then(|v| out.flush().map(|()| v)) {
-            Ok(v) => v,
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
-            Err(e) => return Err(e),
-        };
+    let mut keys = args.step.then(|| io::stdin().lock());
+    let stepper = keys.as_mut().map(|k| k as &mut dyn io::BufRead);
+    let verified = match write_replay(&mut out, &entry, &record, view, stepper)
+        .and_then(|v| out.flush().map(|()| v))
+    {
+        Ok(v) => v,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(e),
+    };
     match verified {
         Ok(()) => Ok(()),
         Err(e) => Err(io::Error::other(format!(
@@ -375,12 +442,19 @@ impl View {
 }
 
 /// Writes the replay; the outer result is the output's, the inner one the verification's.
+/// With `keys`, it pauses after every move until a line is read (see [`Stepper`]).
 fn write_replay(
     out: &mut impl Write,
     entry: &HandEntry,
     record: &HandRecord,
     view: View,
+    keys: Option<&mut dyn io::BufRead>,
 ) -> io::Result<Result<(), String>> {
+    let mut stepper = keys.map(|k| Stepper {
+        keys: k,
+        skip: 0,
+        echo: !io::stdin().is_terminal(),
+    });
     let setup = &record.setup;
     let whose = match view {
         View::Seat(s) if s == entry.seat => format!("{}'s view (your seat)", seat(s)),
@@ -418,6 +492,14 @@ fn write_replay(
             break;
         }
         shown = write_new_events(out, &game, shown, view, record)?;
+        if let Some(st) = stepper.as_mut()
+            && !game.is_finished()
+        {
+            write_hands_now(out, &game, view)?;
+            if !st.pause(out, i + 1, record.actions.len())? {
+                stepper = None;
+            }
+        }
     }
     if let Some(r) = &refused {
         writeln!(out, "the replay stops: {r}")?;
@@ -434,6 +516,47 @@ fn write_replay(
         Err(e) => writeln!(out, "NOT VERIFIED: {e}")?,
     }
     Ok(verified)
+}
+
+/// Stepping through a replay: waits for a line after each move.
+struct Stepper<'a> {
+    keys: &'a mut dyn io::BufRead,
+    /// Moves still to go before the next pause (a number typed at the prompt).
+    skip: usize,
+    /// Keys come from a pipe, not a terminal: end the prompt's line ourselves.
+    echo: bool,
+}
+
+impl Stepper<'_> {
+    /// Pauses after move `done` of `total`; `false` when stepping ends (`q` or end of input),
+    /// after which the replay runs to the result without pausing.
+    fn pause(&mut self, out: &mut impl Write, done: usize, total: usize) -> io::Result<bool> {
+        if self.skip > 0 {
+            self.skip -= 1;
+            return Ok(true);
+        }
+        write!(
+            out,
+            "-- move {done} of {total} · [Enter] next · N: N moves on · q: to the result -- "
+        )?;
+        out.flush()?;
+        let mut line = String::new();
+        if self.keys.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(false);
+        }
+        if self.echo {
+            writeln!(out)?;
+        }
+        let line = line.trim();
+        if line.eq_ignore_ascii_case("q") {
+            return Ok(false);
+        }
+        if let Ok(n) = line.parse::<usize>() {
+            self.skip = n.saturating_sub(1);
+        }
+        Ok(true)
+    }
 }
 
 fn write_new_events(
@@ -778,7 +901,10 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines[0].contains("2 hands, page 1 of 1"), "{out}");
         assert!(lines[2].contains("draw"), "newest first:\n{out}");
-        assert!(lines[3].starts_with(&format!("{:>6}", win_id.0)), "{out}");
+        assert!(
+            lines[3].trim_start().starts_with(&format!("{} ", win_id.0)),
+            "{out}"
+        );
         assert!(lines[3].contains("won"), "{out}");
         let first_fan = &win.result.score.as_ref().unwrap().fans[0].name();
         assert!(lines[3].contains(*first_fan), "{out}");
@@ -840,7 +966,7 @@ mod tests {
         let other = w.next();
         let mut verified = None;
         let out = text(|o| {
-            verified = Some(write_replay(o, &entry, &win, View::Seat(other))?);
+            verified = Some(write_replay(o, &entry, &win, View::Seat(other), None)?);
             Ok(())
         });
         assert_eq!(verified, Some(Ok(())));
@@ -881,10 +1007,62 @@ mod tests {
             win.events.len()
         );
         // Open: every draw shows its tile.
-        let out = text(|o| write_replay(o, &entry, &win, View::Open).map(drop));
+        let out = text(|o| write_replay(o, &entry, &win, View::Open, None).map(drop));
         assert!(!out.contains("draws a tile"), "{out}");
         assert!(!out.lines().any(|l| l.ends_with(" is dealt")), "{out}");
         assert!(out.contains("all hands open"));
+    }
+
+    #[test]
+    fn replay_steps_move_by_move() {
+        let (win, _) = a_win_and_a_draw();
+        let w = win.result.winner.unwrap();
+        let mut h = HistoryStore::open_in_memory().unwrap();
+        let id = h.add_hand(&win, w, 1_700_000_000, None).unwrap();
+        let entry = h.get_hand(id).unwrap();
+        let moves = win.actions.len();
+        let prompts = |keys: &str| {
+            let mut k = io::Cursor::new(keys.as_bytes().to_vec());
+            let out =
+                text(|o| write_replay(o, &entry, &win, View::Seat(w), Some(&mut k)).map(drop));
+            (out.matches("-- move ").count(), out)
+        };
+        // Enter, Enter, then "5" at move 3: pauses after moves 1, 2, 3 and 8 (input ends
+        // there, and the rest plays through).
+        let (n, out) = prompts("\n\n5\n");
+        assert_eq!(n, 4, "{out}");
+        assert!(out.contains(&format!("-- move 8 of {moves}")), "{out}");
+        assert!(!out.contains(&format!("-- move 4 of {moves}")), "{out}");
+        assert!(out.contains("verified: the record replays"), "{out}");
+        // q goes straight to the result; the hand is shown at each pause.
+        let (n, out) = prompts("q\n");
+        assert_eq!(n, 1, "{out}");
+        assert!(out.contains(" holds "), "{out}");
+        assert!(out.contains("Result: "), "{out}");
+    }
+
+    #[test]
+    fn columns_stay_in_line_with_long_cells() {
+        let rows = vec![
+            vec![
+                "id".to_string(),
+                "result".into(),
+                "points".into(),
+                "fans".into(),
+            ],
+            vec![
+                "1".into(),
+                "dealt in to S2, 88 fan".into(),
+                "-88".into(),
+                "大四喜 88".into(),
+            ],
+            vec!["12".into(), "won".into(), "+8".into(), "x".into()],
+        ];
+        let lines = columns(&rows, &[true, false, true, false]);
+        let at = |l: &str, pat: &str| display_width(&l[..l.find(pat).unwrap()]);
+        assert_eq!(at(&lines[0], "fans"), at(&lines[1], "大四喜"));
+        assert_eq!(at(&lines[1], "大四喜"), at(&lines[2], "x"));
+        assert_eq!(lines[2], "12  won                         +8  x");
     }
 
     #[test]
@@ -899,7 +1077,7 @@ mod tests {
         let entry = h.get_hand(id).unwrap();
         let mut verified = None;
         let out = text(|o| {
-            verified = Some(write_replay(o, &entry, &forged, View::Seat(Seat(0)))?);
+            verified = Some(write_replay(o, &entry, &forged, View::Seat(Seat(0)), None)?);
             Ok(())
         });
         assert!(matches!(verified, Some(Err(_))));
@@ -911,7 +1089,7 @@ mod tests {
         let mut broken = win.clone();
         broken.actions.truncate(3);
         broken.actions.push(broken.actions[0]);
-        let out = text(|o| write_replay(o, &entry, &broken, View::Open).map(drop));
+        let out = text(|o| write_replay(o, &entry, &broken, View::Open, None).map(drop));
         assert!(out.contains("the replay stops"), "{out}");
         assert!(out.contains("NOT VERIFIED"), "{out}");
     }
@@ -940,6 +1118,7 @@ mod tests {
             db: Some(dir.join("missing.db")),
             seat: None,
             open: false,
+            step: false,
         })
         .unwrap_err();
         assert!(e.to_string().contains("no history at"), "{e}");

@@ -36,7 +36,8 @@ enum Command {
     Play(play::Args),
     /// List recent hands and your statistics from the local history.
     History(history_cmd::HistoryArgs),
-    /// Step through a recorded hand from one seat's view, or all hands open.
+    /// Print a recorded hand move by move from one seat's view (or all hands open) and
+    /// verify it; `--step` pauses after every move.
     Replay(history_cmd::ReplayArgs),
     /// Log in to a server with this device's key (an account is made on first login);
     /// prints one JSON line.

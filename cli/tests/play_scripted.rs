@@ -228,6 +228,11 @@ fn quitting_saves_the_match_and_only_resume_continues_it() {
         t.contains("quit: the match is saved in h.db.unfinished.json"),
         "{t}"
     );
+    // The way back names the same history file.
+    assert!(
+        t.contains("`tongcheng play --resume --db h.db` continues it"),
+        "{t}"
+    );
     let saved_path = dir.join("h.db.unfinished.json");
     let saved = std::fs::read(&saved_path).expect("the unfinished match is written");
     let json: serde_json::Value = serde_json::from_slice(&saved).unwrap();
@@ -372,4 +377,25 @@ fn a_saved_match_with_impossible_rules_is_refused_and_kept() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), forged);
+}
+
+#[test]
+fn with_ascii_a_whole_match_prints_only_ascii() {
+    let dir = temp_dir("ascii");
+    // Hangzhou: the wild, its fans and payments are named too.
+    for rules in ["guobiao", "hangzhou"] {
+        let db = format!("{rules}.db");
+        let o = run(
+            &dir,
+            &[
+                "play", "--seed", "8", "--rules", rules, "--db", &db, "--ascii",
+            ],
+            "hint\nhint\n",
+        );
+        let out = stdout(&o);
+        assert!(o.status.success(), "{out}");
+        assert!(out.contains("hint:"), "{out}");
+        let bad: Vec<&str> = out.lines().filter(|l| !l.is_ascii()).take(3).collect();
+        assert!(bad.is_empty(), "{bad:?}");
+    }
 }

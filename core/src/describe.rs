@@ -36,6 +36,23 @@ pub fn meld_tiles(m: &TableMeld) -> Vec<Tile> {
     }
 }
 
+/// The tiles of a meld as they lie on the table: under 翻财神 the 白 that plays the wild's
+/// face (`m.whites` of them) is shown as the 白 it is, not as the face it plays.
+pub fn meld_tiles_laid(m: &TableMeld, wild: Option<Tile>) -> Vec<Tile> {
+    let mut tiles = meld_tiles(m);
+    if let Some(w) = wild {
+        let mut whites = m.whites;
+        for t in tiles.iter_mut().filter(|t| **t == w) {
+            if whites == 0 {
+                break;
+            }
+            *t = Tile::WHITE;
+            whites -= 1;
+        }
+    }
+    tiles
+}
+
 /// How an event is put into words for one viewer: the names and tile texts are the
 /// front end's (a terminal in notation or glyphs, a phone in its own language of names).
 pub struct Words<'a> {
@@ -202,5 +219,25 @@ mod tests {
         assert_eq!(event_text(&drew, &w), "You draw 3p");
         assert!(!is_quiet(&drew, Seat(0)));
         assert!(is_quiet(&drew, Seat(1)));
+    }
+
+    #[test]
+    fn a_white_in_a_meld_is_shown_as_white() {
+        use crate::hand::MeldKind;
+        let five: Tile = "5m".parse().unwrap();
+        let m = TableMeld {
+            kind: MeldKind::Chow,
+            tile: Some("4m".parse().unwrap()),
+            claimed: None,
+            from: None,
+            whites: 1,
+        };
+        assert_eq!(
+            meld_tiles_laid(&m, Some(five)),
+            vec!["4m".parse().unwrap(), Tile::WHITE, "6m".parse().unwrap()]
+        );
+        assert_eq!(meld_tiles_laid(&m, None), meld_tiles(&m));
+        let plain = TableMeld { whites: 0, ..m };
+        assert_eq!(meld_tiles_laid(&plain, Some(five)), meld_tiles(&plain));
     }
 }

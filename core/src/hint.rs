@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::eval::{danger, small_fans, targets, valid_waits};
+use crate::bot::eval::{Target, danger, small_fans, targets, threat, valid_waits};
 use crate::bot::knowledge::Knowledge;
-use crate::bot::{Bot, Level, LevelBot, judge_discards};
+use crate::bot::{Bot, DiscardJudgement, Level, LevelBot, judge_discards};
 use crate::game::{Action, DecisionKind, SeatView};
 use crate::tile::Tile;
 
@@ -22,7 +22,17 @@ pub struct DiscardHint {
     pub live: u32,
     /// Fans this hand is heading for, most likely first.
     pub fans: Vec<String>,
+    /// The fan target this discard keeps (the best wait's top fan when ready), if any.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// Roughly how many points the hand is worth on this line: the best paying wait when
+    /// ready, otherwise the hard bot's estimate of the target plus small fans on the way.
+    #[serde(default)]
+    pub points: u32,
     pub reason: String,
+    /// For the top choices: why this discard is ranked above the next one.
+    #[serde(default)]
+    pub versus: Option<String>,
 }
 
 /// Advice on a pending decision.
@@ -34,6 +44,9 @@ pub enum Hint {
     /// Your turn: the recommended action and every discard ranked best first.
     Turn {
         recommended: Action,
+        /// Why the recommended action (a kong as much as a discard).
+        #[serde(default)]
+        reason: String,
         discards: Vec<DiscardHint>,
     },
     /// A claim (or a kong to rob): take it or not, and why.
@@ -58,62 +71,24 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
         }
         DecisionKind::Turn => {
             let judged = judge_discards(&k, &d.legal);
-            let discards = judged
-                .iter()
-                .map(|j| {
-                    let mut c = k.hand;
-                    c.remove(j.tile);
-                    let mut ts = targets(&k, &c, &k.melds);
-                    ts.sort_by_key(|t| (t.missing, std::cmp::Reverse(t.points)));
-                    let mut fans: Vec<String> = Vec::new();
-                    if let Some(f) = (j.progress.shanten == 0)
-                        .then(|| best_wait_fans(&k, &c, j.progress.useful))
-                        .flatten()
-                    {
-                        fans = f;
-                    }
-                    if fans.is_empty() {
-                        fans = ts
-                            .iter()
-                            .filter(|t| t.missing <= 3)
-                            .take(2)
-                            .map(|t| t.name.to_string())
-                            .collect();
-                    }
-                    let reason = reason_for(&k, j, &fans, small_fans(&k, &c, &k.melds));
-                    DiscardHint {
-                        tile: j.tile,
-                        shanten: j.progress.shanten,
-                        useful: j.progress.useful.to_notation(),
-                        live: j.progress.live,
-                        fans,
-                        reason,
-                    }
-                })
-                .collect();
+            let mut discards: Vec<DiscardHint> =
+                judged.iter().map(|j| discard_hint(&k, j)).collect();
+            // The top choices say why they beat the next one down.
+            for i in 0..discards.len().saturating_sub(1).min(TOP_EXPLAINED) {
+                let why = versus(&judged[i], &discards[i], &judged[i + 1], &discards[i + 1]);
+                discards[i].versus = Some(why);
+            }
+            let reason = turn_reason(&k, recommended, &discards);
             Some(Hint::Turn {
                 recommended,
+                reason,
                 discards,
             })
         }
-        DecisionKind::Claim { tile } => {
-            let reason = if recommended == Action::Pass {
-                format!(
-                    "Let {} go: claiming it would not bring a hand worth the minimum closer.",
-                    tile.name_en()
-                )
-            } else {
-                format!(
-                    "Take {} ({:?}): it brings your hand closer and keeps enough value for 8 points.",
-                    tile.name_en(),
-                    recommended
-                )
-            };
-            Some(Hint::Claim {
-                recommended,
-                reason,
-            })
-        }
+        DecisionKind::Claim { tile } => Some(Hint::Claim {
+            recommended,
+            reason: claim_reason(&k, tile, recommended, &d.legal),
+        }),
         DecisionKind::RobKong { tile } => Some(Hint::Claim {
             recommended,
             reason: format!(
@@ -189,8 +164,11 @@ fn wild_turn_hint(view: &SeatView, k: &Knowledge, legal: &[Action], recommended:
                 shanten: s.shanten,
                 useful: shape.useful.to_notation(),
                 live,
+                target: fans.first().cloned(),
+                points: 0,
                 fans,
                 reason,
+                versus: None,
             },
         ));
     }
@@ -204,9 +182,45 @@ fn wild_turn_hint(view: &SeatView, k: &Knowledge, legal: &[Action], recommended:
             .then(b.live.cmp(&a.live))
             .then(a.tile.cmp(&b.tile))
     });
+    let mut discards: Vec<DiscardHint> = discards.into_iter().map(|(_, d)| d).collect();
+    for i in 0..discards.len().saturating_sub(1).min(TOP_EXPLAINED) {
+        let (a, b) = (&discards[i], &discards[i + 1]);
+        let why = if b.tile == wild {
+            format!(
+                "Beats throwing the 财神 {}: a wild is any tile you need.",
+                wild.name_en()
+            )
+        } else if a.shanten < b.shanten {
+            format!(
+                "Beats {}: {} from ready against {}.",
+                b.tile,
+                steps_or_ready(a.shanten),
+                steps_or_ready(b.shanten)
+            )
+        } else if a.live > b.live {
+            format!(
+                "Beats {}: {} live useful tiles against {}.",
+                b.tile, a.live, b.live
+            )
+        } else {
+            format!("Even with {} on distance and live tiles.", b.tile)
+        };
+        discards[i].versus = Some(why);
+    }
+    let reason = match recommended {
+        Action::ConcealedKong(t) | Action::AddedKong(t) => format!(
+            "Declare the kong of {}: you draw a replacement tile, and a win on it is 杠开 (doubles the win).",
+            t.name_en()
+        ),
+        _ => discards
+            .first()
+            .map(|d| d.reason.clone())
+            .unwrap_or_default(),
+    };
     Hint::Turn {
         recommended,
-        discards: discards.into_iter().map(|(_, d)| d).collect(),
+        reason,
+        discards,
     }
 }
 
@@ -246,26 +260,120 @@ fn best_wait_fans(
     })
 }
 
+/// How many of the top-ranked discards say why they beat the next one.
+const TOP_EXPLAINED: usize = 3;
+
+/// One judged discard as a hint: distance, live useful tiles, the fan target it keeps, the
+/// points it is roughly worth and a reason in words.
+fn discard_hint(k: &Knowledge, j: &DiscardJudgement) -> DiscardHint {
+    let mut c = k.hand;
+    c.remove(j.tile);
+    let mut fans: Vec<String> = Vec::new();
+    let kept = target_kept(k, &c);
+    let small = small_fans(k, &c, &k.melds);
+    // The target's own points plus the small fans on the way (not the bot's discounted
+    // estimate): what a player would call "playing for about N points".
+    let mut points = kept.as_ref().map_or(0, |t| t.points) + small.round() as u32;
+    if j.progress.shanten == 0 {
+        let (_, _, best) = valid_waits(k, &c, &k.melds, j.progress.useful);
+        points = best;
+        if let Some(f) = best_wait_fans(k, &c, j.progress.useful) {
+            fans = f;
+        }
+    }
+    if fans.is_empty() {
+        let mut ts = targets(k, &c, &k.melds);
+        ts.sort_by_key(|t| (t.missing, std::cmp::Reverse(t.points)));
+        fans = ts
+            .iter()
+            .filter(|t| t.missing <= 3)
+            .take(2)
+            .map(|t| t.name.to_string())
+            .collect();
+    }
+    let target = if j.progress.shanten == 0 {
+        fans.first().cloned()
+    } else {
+        kept.as_ref().map(|t| t.name.to_string())
+    };
+    let reason = reason_for(k, j, kept.as_ref(), points, small);
+    DiscardHint {
+        tile: j.tile,
+        shanten: j.progress.shanten,
+        useful: j.progress.useful.to_notation(),
+        live: j.progress.live,
+        fans,
+        target,
+        points,
+        reason,
+        versus: None,
+    }
+}
+
+/// The fan target worth keeping: the best expected points (points discounted per missing
+/// tile), among targets a few tiles away. 五门齐 is judged strictly here — a lone wind or
+/// dragon is not yet a pair — so an opening hand is not always "heading for 五门齐".
+fn target_kept(k: &Knowledge, c: &crate::tile::TileCounts) -> Option<Target> {
+    let mut all = *c;
+    for m in &k.melds {
+        m.add_to(&mut all);
+    }
+    let a = &all.0;
+    let group_short = |range: std::ops::Range<usize>, need: u8| -> u32 {
+        let best = a[range.clone()].iter().copied().max().unwrap_or(0);
+        let sum: u8 = a[range].iter().sum();
+        // A suit needs a few tiles to make a set; an honor group needs a pair of one face.
+        if need == 3 {
+            u32::from(3u8.saturating_sub(sum.min(3)))
+        } else {
+            u32::from(need.saturating_sub(best))
+        }
+    };
+    targets(k, c, &k.melds)
+        .into_iter()
+        .map(|mut t| {
+            if t.name.starts_with("五门齐") {
+                t.missing = group_short(0..9, 3)
+                    + group_short(9..18, 3)
+                    + group_short(18..27, 3)
+                    + group_short(27..31, 2)
+                    + group_short(31..34, 2);
+            }
+            t
+        })
+        .filter(|t| t.missing <= 4)
+        .max_by(|x, y| {
+            let ex = x.points as f32 * 0.5f32.powi(x.missing as i32);
+            let ey = y.points as f32 * 0.5f32.powi(y.missing as i32);
+            ex.total_cmp(&ey).then(y.missing.cmp(&x.missing))
+        })
+}
+
+fn tiles_short(n: u32) -> String {
+    match n {
+        0 => "in hand".to_string(),
+        1 => "1 tile short".to_string(),
+        n => format!("{n} tiles short"),
+    }
+}
+
 fn reason_for(
     k: &Knowledge,
-    j: &crate::bot::DiscardJudgement,
-    fans: &[String],
+    j: &DiscardJudgement,
+    kept: Option<&Target>,
+    points: u32,
     small: f32,
 ) -> String {
     let t = j.tile.name_en();
-    let heading = fans
-        .first()
-        .map(|f| format!(", heading for {f}"))
-        .unwrap_or_default();
     match j.progress.shanten {
         0 => match j.valid_waits {
             Some(0) => format!(
-                "Discard {t}: ready on {}, but no wait reaches {} points — a wait you cannot win on.",
+                "Discard {t}: ready on {}, but no wait reaches {} — a wait you cannot win on.",
                 j.progress.useful.to_notation(),
-                k.mcr.min_points
+                points_text(k.mcr.min_points)
             ),
             Some(v) => {
-                let (_, all, best) = valid_waits(
+                let (_, all, _) = valid_waits(
                     k,
                     &{
                         let mut c = k.hand;
@@ -276,28 +384,230 @@ fn reason_for(
                     j.progress.useful,
                 );
                 format!(
-                    "Discard {t}: ready on {} ({v} of {all} live tiles pay, up to {best} points).",
-                    j.progress.useful.to_notation()
+                    "Discard {t}: ready on {} ({v} of {all} live tiles pay, up to {}).",
+                    j.progress.useful.to_notation(),
+                    points_text(points)
                 )
             }
             None => format!("Discard {t}: ready on {}.", j.progress.useful.to_notation()),
         },
         s => {
-            let safety = if danger(k, j.tile) < 0.2 {
+            // "Safe" only means something once somebody looks close to winning.
+            let threatened = k.opponents.iter().any(|o| threat(k, o) >= 0.3);
+            let safety = if threatened && danger(k, j.tile) < 0.2 {
                 " It is a safe tile."
             } else {
                 ""
             };
+            let heading = match kept {
+                Some(target) => format!(
+                    "; keeps {} in reach ({}, {}), worth about {} with small fans",
+                    target.name,
+                    points_text(target.points),
+                    tiles_short(target.missing),
+                    points_text(points)
+                ),
+                None if small >= 2.0 => format!(
+                    "; no big fan in reach, small fans worth about {}",
+                    points_text(points)
+                ),
+                None => "; no fan in reach yet".to_string(),
+            };
             format!(
-                "Discard {t}: {s} away from ready with {} live useful tiles{heading}{}.{safety}",
+                "Discard {t}: {} from ready, {} live useful {} ({}){heading}.{safety}",
+                steps_text(s),
                 j.progress.live,
-                if small >= 2.0 {
-                    " (plus small fans on the way)"
+                if j.progress.live == 1 {
+                    "tile"
                 } else {
-                    ""
-                }
+                    "tiles"
+                },
+                j.progress.useful.to_notation(),
             )
         }
+    }
+}
+
+fn points_text(n: u32) -> String {
+    crate::describe::points(n)
+}
+
+fn steps_text(s: i8) -> String {
+    if s == 1 {
+        "1 step".to_string()
+    } else {
+        format!("{s} steps")
+    }
+}
+
+/// Why discard `a` is ranked above `b`, from the one difference that decided it.
+fn versus(
+    ja: &DiscardJudgement,
+    a: &DiscardHint,
+    jb: &DiscardJudgement,
+    b: &DiscardHint,
+) -> String {
+    let other = b.tile;
+    if a.shanten < b.shanten {
+        return format!(
+            "Beats {other}: {} from ready against {}.",
+            steps_or_ready(a.shanten),
+            steps_or_ready(b.shanten)
+        );
+    }
+    if a.shanten == 0
+        && let (Some(va), Some(vb)) = (ja.valid_waits, jb.valid_waits)
+        && va != vb
+    {
+        return format!("Beats {other}: {va} paying live tiles against {vb}.");
+    }
+    let value_gap = ja.value - jb.value;
+    let safer = jb.danger - ja.danger;
+    if value_gap >= 1.5 {
+        let target = a
+            .target
+            .as_deref()
+            .map(|t| format!(" ({t})"))
+            .unwrap_or_default();
+        let speed = if a.live < b.live {
+            format!(", worth more than {} more live tiles", b.live - a.live)
+        } else {
+            String::new()
+        };
+        return format!(
+            "Beats {other}: keeps about {}{target} against {}{speed}.",
+            points_text(a.points),
+            points_text(b.points)
+        );
+    }
+    if safer >= 0.15 {
+        return format!(
+            "Beats {other}: a safer tile to let go ({other} is likelier to feed a hand that looks close to winning)."
+        );
+    }
+    if a.live > b.live {
+        return format!(
+            "Beats {other}: {} live useful tiles against {}.",
+            a.live, b.live
+        );
+    }
+    if a.live == b.live && value_gap.abs() < 0.5 && safer.abs() < 0.05 {
+        return format!("Even with {other} on speed, value and safety: either is fine.");
+    }
+    format!(
+        "Beats {other} on balance: {} against {} live tiles, about {} against {}, and {} safe.",
+        a.live,
+        b.live,
+        points_text(a.points),
+        points_text(b.points),
+        if safer > 0.0 { "more" } else { "as" }
+    )
+}
+
+fn steps_or_ready(s: i8) -> String {
+    if s <= 0 {
+        "ready".to_string()
+    } else {
+        steps_text(s)
+    }
+}
+
+/// Why the recommended turn action: a kong says what it keeps and gains; a discard repeats
+/// its own reason.
+fn turn_reason(k: &Knowledge, recommended: Action, discards: &[DiscardHint]) -> String {
+    let best = discards.first();
+    match recommended {
+        Action::ConcealedKong(t) | Action::AddedKong(t) => {
+            let concealed = matches!(recommended, Action::ConcealedKong(_));
+            let mut c = k.hand;
+            let (n, melds) = if concealed {
+                (4, k.melds.len() + 1)
+            } else {
+                (1, k.melds.len())
+            };
+            c.0[t.index()] = c.0[t.index()].saturating_sub(n);
+            let s = crate::shanten::shanten_number(&c, melds);
+            let gain = if concealed {
+                "暗杠 Concealed Kong is 2 points and stays hidden"
+            } else {
+                "明杠 Melded Kong is 1 point"
+            };
+            format!(
+                "Declare the kong of {}: your hand stays {} from ready, you draw a replacement tile (a chance at 杠上开花 Out with Replacement Tile), and {gain}.",
+                t.name_en(),
+                steps_or_ready(s)
+            )
+        }
+        _ => best.map(|d| d.reason.clone()).unwrap_or_default(),
+    }
+}
+
+/// Why to take a claim or let it go: the distance now and after, and the value kept.
+fn claim_reason(k: &Knowledge, tile: Tile, recommended: Action, legal: &[Action]) -> String {
+    use crate::shanten::{after_each_discard, shanten_number};
+    let name = tile.name_en();
+    let melds = k.melds.len();
+    let now = shanten_number(&k.hand, melds);
+    // Distance and value after a claim (and its best discard; a kong draws instead).
+    let judge = |a: Action| -> Option<(i8, u32)> {
+        let (after, new_melds) = crate::bot::after_claim(k, tile, a, None)?;
+        if a == Action::Kong {
+            let v = crate::bot::eval::value(k, &after, &new_melds);
+            return Some((shanten_number(&after, new_melds.len()), v.round() as u32));
+        }
+        let each = after_each_discard(&after, new_melds.len());
+        let s = after.kinds().map(|d| each[d.index()]).min()?;
+        let v = after
+            .kinds()
+            .filter(|d| each[d.index()] == s)
+            .map(|d| {
+                let mut c = after;
+                c.remove(d);
+                crate::bot::eval::value(k, &c, &new_melds)
+            })
+            .fold(0.0f32, f32::max);
+        Some((s, v.round() as u32))
+    };
+    let what = |a: Action| match a {
+        Action::Chow(low) => format!("chow from {low}"),
+        Action::Pung => "pung".to_string(),
+        Action::Kong => "kong".to_string(),
+        _ => "claim".to_string(),
+    };
+    if recommended == Action::Pass {
+        // Say what the most tempting claim would have done.
+        let offer = legal
+            .iter()
+            .copied()
+            .filter(|a| *a != Action::Pass)
+            .filter_map(|a| judge(a).map(|r| (a, r)))
+            .min_by_key(|(_, (s, v))| (*s, std::cmp::Reverse(*v)));
+        return match offer {
+            Some((a, (s, _))) if s >= now => format!(
+                "Let {name} go: a {} leaves you {} from ready, as you are now, and shows your hand.",
+                what(a),
+                steps_or_ready(s)
+            ),
+            Some((a, (s, v))) => format!(
+                "Let {name} go: a {} would bring you to {} from ready, but the hand left is worth about {}, short of the {} minimum.",
+                what(a),
+                steps_or_ready(s),
+                points_text(v),
+                points_text(k.mcr.min_points)
+            ),
+            None => format!("Let {name} go: no claim on it helps your hand."),
+        };
+    }
+    match judge(recommended) {
+        Some((s, v)) => format!(
+            "Take {name} ({}): from {} to {} from ready, and the hand stays worth about {} (minimum {}).",
+            what(recommended),
+            steps_or_ready(now),
+            steps_or_ready(s),
+            points_text(v),
+            points_text(k.mcr.min_points)
+        ),
+        None => format!("Take {name} ({}).", what(recommended)),
     }
 }
 
@@ -362,6 +672,7 @@ mod tests {
         let Some(Hint::Turn {
             recommended,
             discards,
+            ..
         }) = hint(&v)
         else {
             panic!()
@@ -387,6 +698,7 @@ mod tests {
         let Some(Hint::Turn {
             recommended,
             discards,
+            ..
         }) = hint(&v)
         else {
             panic!()
@@ -442,6 +754,7 @@ mod tests {
                 Some(Hint::Turn {
                     recommended,
                     discards,
+                    ..
                 }),
             ) = (holds, hint(&v))
             {
@@ -477,6 +790,7 @@ mod tests {
         let Some(Hint::Turn {
             discards,
             recommended,
+            ..
         }) = hint(&v)
         else {
             panic!("the dealer's first turn gets a turn hint")
@@ -490,5 +804,121 @@ mod tests {
         assert!(legal.contains(&recommended));
         assert!(discards.iter().all(|d| !d.reason.is_empty()));
         g.apply(Seat(0), recommended).unwrap();
+    }
+
+    /// The dealer's first turn in a Chinese Official hand dealt from `seed`.
+    fn opening_view(seed: u64) -> SeatView {
+        Game::new(HandSetup {
+            rules: RuleSet::guobiao(),
+            seed: Seed::from_u64(seed),
+            dealer: Seat(0),
+            prevalent: Wind::East,
+            dealer_level: 0,
+        })
+        .view(Seat(0))
+    }
+
+    #[test]
+    fn opening_hints_explain_distance_live_tiles_target_and_the_runner_up() {
+        let mut targets = std::collections::BTreeSet::new();
+        for seed in 0..40u64 {
+            let v = opening_view(seed);
+            let Some(Hint::Turn {
+                reason, discards, ..
+            }) = hint(&v)
+            else {
+                continue;
+            };
+            assert!(!reason.is_empty());
+            let top = &discards[0];
+            if top.shanten > 0 {
+                assert!(top.reason.contains("from ready"), "{}", top.reason);
+                assert!(top.reason.contains("live useful"), "{}", top.reason);
+                assert!(top.reason.contains(&top.live.to_string()), "{}", top.reason);
+            }
+            if let Some(t) = &top.target {
+                assert!(top.reason.contains(t.as_str()), "{}", top.reason);
+                targets.insert(t.clone());
+            }
+            // The top choices say why they beat the next one, naming it.
+            for (i, d) in discards.iter().enumerate().take(TOP_EXPLAINED) {
+                if i + 1 < discards.len() {
+                    let why = d.versus.as_deref().expect("top choices compare");
+                    assert!(
+                        why.contains(&discards[i + 1].tile.to_string()),
+                        "{why} / {}",
+                        discards[i + 1].tile
+                    );
+                }
+            }
+        }
+        assert!(
+            targets.len() >= 3,
+            "the opening target is not one template: {targets:?}"
+        );
+    }
+
+    #[test]
+    fn a_ranked_discard_with_fewer_live_tiles_says_why() {
+        // Same distance, fewer live tiles but ranked first: the comparison names value or
+        // safety, not a bare ranking.
+        for seed in 0..60u64 {
+            let v = opening_view(seed);
+            let Some(Hint::Turn { discards, .. }) = hint(&v) else {
+                continue;
+            };
+            let (a, b) = (&discards[0], &discards[1]);
+            if a.shanten == b.shanten && a.live < b.live {
+                let why = a.versus.as_deref().unwrap();
+                assert!(
+                    why.contains("points") || why.contains("safer") || why.contains("balance"),
+                    "{why}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_kong_suggestion_comes_with_a_reason() {
+        let mut v = turn_view("1111m456p789s234s5z", "5z");
+        let d = v.decision.as_mut().unwrap();
+        d.legal.push(Action::ConcealedKong("1m".parse().unwrap()));
+        let Some(Hint::Turn {
+            recommended,
+            reason,
+            ..
+        }) = hint(&v)
+        else {
+            panic!()
+        };
+        assert_eq!(recommended, Action::ConcealedKong("1m".parse().unwrap()));
+        assert!(reason.contains("kong of 1 of Characters"), "{reason}");
+        assert!(
+            reason.contains("from ready") || reason.contains("ready"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn claim_hints_say_the_distance_before_and_after() {
+        let mut v = turn_view("23m456p789s234s55z", "1z");
+        v.drawn = None;
+        v.hand = parse_tiles("23m456p789s234s55z").unwrap();
+        v.decision = Some(Decision {
+            kind: DecisionKind::Claim {
+                tile: "4m".parse().unwrap(),
+            },
+            legal: vec![Action::Chow("2m".parse().unwrap()), Action::Pass],
+            limit_secs: 3,
+            on_timeout: Action::Pass,
+        });
+        let Some(Hint::Claim { reason, .. }) = hint(&v) else {
+            panic!()
+        };
+        assert!(
+            reason.contains("from ready") || reason.contains("ready"),
+            "{reason}"
+        );
+        assert!(reason.contains("4 of Characters"), "{reason}");
     }
 }

@@ -220,7 +220,7 @@ impl Tile {
         }
     }
 
-    /// English name, e.g. "5 Characters", "East Wind", "White Dragon", "Spring".
+    /// English name, e.g. "5 of Characters", "East Wind", "White Dragon", "Spring".
     pub fn name_en(self) -> String {
         const HONORS: [&str; 7] = [
             "East Wind",
@@ -243,9 +243,10 @@ impl Tile {
         ];
         let r = self.rank() as usize;
         match self.suit() {
-            Suit::Characters => format!("{r} Characters"),
-            Suit::Dots => format!("{r} Dots"),
-            Suit::Bamboo => format!("{r} Bamboo"),
+            // "5 of Characters": reads as one tile, where "1 Characters" does not.
+            Suit::Characters => format!("{r} of Characters"),
+            Suit::Dots => format!("{r} of Dots"),
+            Suit::Bamboo => format!("{r} of Bamboo"),
             Suit::Honors => HONORS[r - 1].to_string(),
             Suit::Flowers => FLOWER_NAMES[r - 1].to_string(),
         }

@@ -40,7 +40,7 @@ impl TileModel {
 pub struct TileNames {
     /// Chinese, e.g. 五万.
     pub zh: String,
-    /// English, e.g. "5 Characters".
+    /// English, e.g. "5 of Characters".
     pub en: String,
 }
 
@@ -460,7 +460,13 @@ pub struct DiscardHintModel {
     pub useful: String,
     pub live: u32,
     pub fans: Vec<String>,
+    /// The fan target this discard keeps, if any.
+    pub target: Option<String>,
+    /// Roughly how many points the hand is worth on this line.
+    pub points: u32,
     pub reason: String,
+    /// For the top choices: why this one is ranked above the next.
+    pub versus: Option<String>,
 }
 
 /// Advice for the pending decision.
@@ -482,13 +488,11 @@ impl HintModel {
             },
             Hint::Turn {
                 recommended,
+                reason,
                 discards,
             } => HintModel {
                 recommended: Some(ActionModel::of(*recommended)),
-                reason: discards
-                    .first()
-                    .map(|d| d.reason.clone())
-                    .unwrap_or_default(),
+                reason: reason.clone(),
                 discards: discards
                     .iter()
                     .map(|d| DiscardHintModel {
@@ -497,7 +501,10 @@ impl HintModel {
                         useful: d.useful.clone(),
                         live: d.live,
                         fans: d.fans.clone(),
+                        target: d.target.clone(),
+                        points: d.points,
                         reason: d.reason.clone(),
+                        versus: d.versus.clone(),
                     })
                     .collect(),
             },

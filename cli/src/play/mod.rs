@@ -9,7 +9,7 @@ mod command;
 mod scripted;
 mod store;
 mod table;
-mod text;
+pub(crate) mod text;
 mod tiles;
 mod tui;
 
@@ -43,9 +43,38 @@ pub struct Args {
     /// Continue the match saved on quit (`<db>.unfinished.json`).
     #[arg(long)]
     pub resume: bool,
-    /// Show tiles as notation (5m, 7z) instead of Unicode mahjong glyphs.
+    /// Show tiles as notation (5m, 7z) and every word in ASCII, instead of Unicode mahjong
+    /// glyphs and Chinese names.
     #[arg(long)]
     pub ascii: bool,
+    /// Your clock against the bots: `relaxed` (at least 30 s a discard and 10 s a claim),
+    /// `match` (the rules' own limits, 3 s a claim) or `off` (no time limit). The bots'
+    /// claims never wait on it.
+    #[arg(long, default_value = "relaxed")]
+    pub clock: Clock,
+}
+
+/// How long the human has for a decision in offline play (a player setting, as in phone
+/// apps: a claim offer needs more than the rules' 3 s to read when you are learning).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// No time limit: the table waits for you.
+    Off,
+    /// At least 30 s for a discard and 10 s for a claim.
+    Relaxed,
+    /// The rules' limits, as online.
+    Match,
+}
+
+impl Clock {
+    /// Seconds allowed for a decision whose rule limit is `limit_secs`; `None` for no limit.
+    pub fn limit(self, limit_secs: u32, is_turn: bool) -> Option<u32> {
+        match self {
+            Clock::Off => None,
+            Clock::Match => Some(limit_secs),
+            Clock::Relaxed => Some(limit_secs.max(if is_turn { 30 } else { 10 })),
+        }
+    }
 }
 
 /// Everything a front end needs to start.
@@ -58,6 +87,10 @@ pub struct Setup {
     pub unfinished: PathBuf,
     pub resume: bool,
     pub face: TileFace,
+    /// The command that continues a match saved on quit (with this `--db`, if one was given).
+    pub resume_command: String,
+    /// How the human's clock runs.
+    pub clock: Clock,
 }
 
 pub fn run(args: Args) -> io::Result<()> {
@@ -68,6 +101,10 @@ pub fn run(args: Args) -> io::Result<()> {
             RuleSet::preset_names().join(", ")
         ))
     })?;
+    let resume_command = match &args.db {
+        Some(p) => format!("tongcheng play --resume --db {}", p.display()),
+        None => "tongcheng play --resume".to_string(),
+    };
     let db = match args.db {
         Some(p) => p,
         None => default_db_path(|k| std::env::var(k).ok()).ok_or_else(|| {
@@ -94,6 +131,8 @@ pub fn run(args: Args) -> io::Result<()> {
         unfinished: unfinished_path(&db),
         resume: args.resume,
         face: TileFace::choose(args.ascii),
+        resume_command,
+        clock: args.clock,
     };
     let interactive =
         args.script.is_none() && io::stdin().is_terminal() && io::stdout().is_terminal();
@@ -106,8 +145,48 @@ pub fn run(args: Args) -> io::Result<()> {
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
+    if args.ascii {
+        let mut out = AsciiLines {
+            inner: out,
+            line: Vec::new(),
+        };
+        scripted::run(setup, store, input, &mut out)?;
+        return out.flush();
+    }
     scripted::run(setup, store, input, &mut out)?;
     out.flush()
+}
+
+/// A writer that passes every line through [`tiles::ascii_words`] (`play --ascii` in a pipe).
+struct AsciiLines<W: Write> {
+    inner: W,
+    line: Vec<u8>,
+}
+
+impl<W: Write> AsciiLines<W> {
+    fn emit(&mut self) -> io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line);
+        self.inner.write_all(tiles::ascii_words(&text).as_bytes())?;
+        self.line.clear();
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for AsciiLines<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &b in buf {
+            self.line.push(b);
+            if b == b'\n' {
+                self.emit()?;
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.emit()?;
+        self.inner.flush()
+    }
 }
 
 /// A seed from the clock, for a match without `--seed`: nine digits, short enough to type

@@ -284,8 +284,9 @@ fn quit(t: &Table, setup: &Setup, store: &Store, out: &mut dyn Write) -> io::Res
         save_unfinished(path, &u).map_err(other)?;
         writeln!(
             out,
-            "quit: the match is saved in {}; `tongcheng play --resume` (with the same --db) continues it",
-            path.display()
+            "quit: the match is saved in {}; `{}` continues it",
+            path.display(),
+            setup.resume_command
         )?;
     }
     out.flush()

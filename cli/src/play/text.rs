@@ -3,7 +3,7 @@
 //! columns (wrapped with an indent), so a transcript reads well in any terminal or file.
 
 use tongcheng_core::describe;
-use tongcheng_core::game::{DecisionKind, Event, HandResult, SeatView, TableMeld};
+use tongcheng_core::game::{Action, DecisionKind, Event, HandResult, SeatView, TableMeld};
 use tongcheng_core::hand::{KongKind, MeldKind};
 use tongcheng_core::hint::Hint;
 use tongcheng_core::seat::Seat;
@@ -97,11 +97,11 @@ pub fn wrap_text_at(prefix: &str, text: &str, width: usize) -> Vec<String> {
 
 /// A meld as others see it: `123m`, `555z`, `5555m`; a concealed kong is `[5555m]` to its
 /// owner and `[####]` to everyone else.
-pub fn meld_text(m: &TableMeld, face: TileFace) -> String {
+pub fn meld_text(m: &TableMeld, face: TileFace, wild: Option<Tile>) -> String {
     if m.tile.is_none() {
         return "[####]".into();
     }
-    let s = tiles_text(&describe::meld_tiles(m), face);
+    let s = tiles_text(&describe::meld_tiles_laid(m, wild), face);
     if m.kind == MeldKind::Kong(KongKind::Concealed) {
         format!("[{s}]")
     } else {
@@ -157,7 +157,7 @@ pub fn table_block(t: &Table, v: &SeatView) -> Vec<String> {
             let melds: Vec<String> = sp
                 .melds
                 .iter()
-                .map(|m| meld_text(m, TileFace::Notation))
+                .map(|m| meld_text(m, TileFace::Notation, v.wild))
                 .collect();
             items.push(format!("melds {}", melds.join(" ")));
         }
@@ -218,7 +218,8 @@ pub fn event_line(t: &Table, e: &Event, face: TileFace) -> Option<String> {
     let who = |s: Seat| who(t, s);
     let name = |s: Seat| t.name(s);
     let tile = |x: Tile| face.text(x);
-    let meld = |m: &TableMeld| meld_text(m, face);
+    let wild = t.game().wild();
+    let meld = |m: &TableMeld| meld_text(m, face, wild);
     Some(describe::event_text(
         e,
         &describe::Words {
@@ -243,9 +244,10 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
             };
             let total = r.score.as_ref().map_or(0, |s| s.total);
             format!(
-                "{} wins on {}, {how} — {total} points",
+                "{} wins on {}, {how} — {}",
                 who(t, w),
-                face.text(tile)
+                face.text(tile),
+                describe::points(total)
             )
         }
         _ => "the wall is exhausted — a drawn hand (荒牌), no payments".into(),
@@ -276,7 +278,7 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
     for s in Seat::ALL {
         let mut items: Vec<String> = vec![tiles_text(&r.hands[s.index()], face)];
         for m in &r.melds[s.index()] {
-            items.push(meld_text(&TableMeld::of(m), face));
+            items.push(meld_text(&TableMeld::of(m), face, t.game().wild()));
         }
         if !r.flowers[s.index()].is_empty() {
             items.push(format!(
@@ -334,12 +336,26 @@ pub fn hint_block(h: &Hint, width: usize) -> Vec<String> {
         }
         Hint::Turn {
             recommended,
+            reason,
             discards,
         } => {
-            out.push(format!("hint: {} (best first):", action_text(*recommended)));
+            let is_kong = matches!(recommended, Action::ConcealedKong(_) | Action::AddedKong(_));
+            if is_kong {
+                out.extend(wrap_text_at(
+                    &format!("hint: {} — ", action_text(*recommended)),
+                    reason,
+                    width,
+                ));
+                out.push("  otherwise, discards best first:".to_string());
+            } else {
+                out.push(format!("hint: {} (best first):", action_text(*recommended)));
+            }
             for (i, d) in discards.iter().enumerate() {
                 let prefix = format!("{:>3}. {}  ", i + 1, d.tile);
                 out.extend(wrap_text_at(&prefix, &d.reason, width));
+                if let Some(v) = &d.versus {
+                    out.extend(wrap_text_at("         ", v, width));
+                }
                 if d.fans.len() > 1 {
                     out.extend(wrap_items_at("         fans: ", &d.fans, ", ", width));
                 }

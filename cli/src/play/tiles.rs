@@ -56,6 +56,87 @@ impl TileFace {
     }
 }
 
+/// Text for a terminal that shows ASCII only (`--ascii`, or a locale that is not UTF-8):
+/// Chinese names are dropped where an English one stands beside them ("混一色 Half Flush"),
+/// the few that stand alone are translated (the winds, 财神), and typographic marks become
+/// their ASCII look-alikes. Text that is ASCII already is returned as it is.
+pub fn ascii_words(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    const ALONE: [(&str, &str); 10] = [
+        ("财神", "wild"),
+        ("白", "White"),
+        ("发", "Green"),
+        ("中", "Red"),
+        ("庄", "dealer"),
+        ("东", "East"),
+        ("南", "South"),
+        ("西", "West"),
+        ("北", "North"),
+        ("荒牌", "drawn"),
+    ];
+    let is_cjk = |c: char| matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFF60);
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if is_cjk(c) {
+            let end = rest.find(|c: char| !is_cjk(c)).unwrap_or(rest.len());
+            let run = &rest[..end];
+            rest = &rest[end..];
+            // A run with an English name beside it ("混一色 Half Flush", "drawn hand (荒牌)")
+            // is dropped; a run standing alone is translated when we know it.
+            let english_follows =
+                rest.starts_with(' ') && rest[1..].starts_with(|c: char| c.is_ascii_uppercase());
+            let in_parens = out.ends_with('(') && rest.starts_with(')');
+            let known = ALONE.iter().find(|(zh, _)| *zh == run).map(|(_, en)| *en);
+            match known {
+                Some(en) if !english_follows && !in_parens => out.push_str(en),
+                _ => {
+                    if in_parens {
+                        out.pop();
+                        rest = &rest[1..];
+                        if out.ends_with(' ') {
+                            out.pop();
+                        }
+                    } else if english_follows {
+                        rest = &rest[1..];
+                    }
+                }
+            }
+            continue;
+        }
+        let mapped = match c {
+            '—' | '–' | '−' | '─' => "-",
+            '│' => "|",
+            '★' => "*",
+            '▶' => ">",
+            '·' => "|",
+            '×' => "x",
+            '→' => "->",
+            '←' => "<-",
+            '↑' => "^",
+            '↓' => "v",
+            '…' => "...",
+            '≥' => ">=",
+            '≤' => "<=",
+            '⏱' => "time",
+            '“' | '”' => "\"",
+            '‘' | '’' => "'",
+            '✓' => "ok",
+            c if c.is_ascii() => {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+            _ => "?",
+        };
+        out.push_str(mapped);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 /// The locale decides the way the C library does: the first of LC_ALL, LC_CTYPE and LANG that
 /// is set and non-empty.
 pub fn locale_is_utf8(var: impl Fn(&str) -> Option<String>) -> bool {
@@ -105,6 +186,29 @@ pub fn hue(t: Tile) -> Hue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_words_keep_the_english_and_drop_the_rest() {
+        assert_eq!(ascii_words("plain text"), "plain text");
+        assert_eq!(
+            ascii_words("混一色 Half Flush, 8 points"),
+            "Half Flush, 8 points"
+        );
+        assert_eq!(
+            ascii_words("the wall is exhausted — a drawn hand (荒牌), no payments"),
+            "the wall is exhausted - a drawn hand, no payments"
+        );
+        assert_eq!(ascii_words("东 round · 财神 5m"), "East round | wild 5m");
+        assert_eq!(ascii_words("⏱ 12s"), "time 12s");
+        for s in [
+            "杠上开花 Out with Replacement Tile",
+            "Hand 3/16 南 round, 西 deals",
+            "未知",
+            "(混)",
+        ] {
+            assert!(ascii_words(s).is_ascii(), "{s}");
+        }
+    }
 
     fn t(s: &str) -> Tile {
         s.parse().unwrap()

@@ -303,7 +303,14 @@ pub fn judge_discards(k: &Knowledge, legal: &[Action]) -> Vec<DiscardJudgement> 
         let worth = if j.value >= 8.0 { 1.0 } else { j.value / 8.0 };
         j.score = -12.0 * step + w[0] * speed.min(w[1]) + w[2] * worth - 6.0 * defend * j.danger;
     }
-    out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.tile.cmp(&b.tile)));
+    // Equal scores (speed is capped, so two discards far from ready often tie): the one
+    // with more live useful tiles first, then notation order.
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.progress.live.cmp(&a.progress.live))
+            .then(a.tile.cmp(&b.tile))
+    });
     out
 }
 
@@ -651,7 +658,7 @@ fn wild_claim(
 
 /// The concealed hand and melds after claiming `tile` with `a`. Under 翻财神 (`white_as`) a
 /// 白 plays the wild's face in a chow, held or discarded.
-fn after_claim(
+pub(crate) fn after_claim(
     k: &Knowledge,
     tile: Tile,
     a: Action,

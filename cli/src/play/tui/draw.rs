@@ -20,11 +20,21 @@ pub(super) fn tile_style(t: Tile) -> Style {
 impl App {
     pub(super) fn draw(&self, f: &mut Frame) {
         let area = f.area();
+        if too_small(area) {
+            // Cut-off tiles and a hidden clock are worse than a clear request.
+            let msg = format!(
+                "The table needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. Enlarge the window (the clock waits), or press q to quit.",
+                area.width, area.height
+            );
+            f.render_widget(self.para(msg).wrap(Wrap { trim: false }), area);
+            return;
+        }
         match &self.screen {
             Screen::AskResume(u) => self.draw_ask(f, area, u),
             Screen::Play => self.draw_table(f, area),
             Screen::HandOver { lines, .. } => f.render_widget(
-                Paragraph::new(Text::from(lines.clone())).wrap(Wrap { trim: false }),
+                self.para(Text::from(lines.clone()))
+                    .wrap(Wrap { trim: false }),
                 area,
             ),
             Screen::MatchOver => self.draw_final(f, area),
@@ -37,18 +47,17 @@ impl App {
                 } else {
                     "Quit? The match is saved so you can resume it later.\n\n[y] quit · [n] keep playing".to_string()
                 };
-                popup(f, area, " Quit ", Text::from(text), 60, 6, 0);
+                self.popup(f, area, " Quit ", Text::from(text), (60, 6), 0);
             }
             Some(Overlay::Hint { lines, scroll }) => {
                 let text: Vec<Line> = lines.iter().map(|l| Line::from(l.clone())).collect();
                 let h = (lines.len() as u16 + 3).min(area.height.saturating_sub(2));
-                popup(
+                self.popup(
                     f,
                     area,
                     " Hint (↑/↓ scroll, h close) ",
                     Text::from(text),
-                    HINT_WIDTH,
-                    h,
+                    (HINT_WIDTH, h),
                     *scroll,
                 );
             }
@@ -72,7 +81,7 @@ impl App {
                     Line::default(),
                     Line::from("←/→ choose · Enter take it · Esc cancel"),
                 ]);
-                popup(f, area, &format!(" {title} "), text, 60, 6, 0);
+                self.popup(f, area, &format!(" {title} "), text, (60, 6), 0);
             }
         }
     }
@@ -108,7 +117,7 @@ impl App {
             Line::default(),
             Line::from("[r] resume it · [d] discard it and start a new match · [q] quit"),
         ]);
-        popup(f, area, " 桐城麻将 Tongcheng Mahjong ", text, 76, 9, 0);
+        self.popup(f, area, " 桐城麻将 Tongcheng Mahjong ", text, (76, 9), 0);
         if let Some((m, err)) = &self.message {
             let st = if *err {
                 Style::default().fg(Color::LightRed)
@@ -117,7 +126,7 @@ impl App {
             };
             let y = area.y + area.height.saturating_sub(1);
             f.render_widget(
-                Paragraph::new(m.clone()).style(st),
+                self.para(m.clone()).style(st),
                 Rect::new(area.x, y, area.width, 1),
             );
         }
@@ -147,7 +156,7 @@ impl App {
         }
         lines.push(Line::from("[Enter] leave"));
         f.render_widget(
-            Paragraph::new(Text::from(lines)).wrap(Wrap { trim: false }),
+            self.para(Text::from(lines)).wrap(Wrap { trim: false }),
             area,
         );
     }
@@ -170,7 +179,7 @@ impl App {
             Constraint::Min(0),
         ])
         .split(area);
-        f.render_widget(Paragraph::new(self.header_line(&v)), rows[0]);
+        f.render_widget(self.para(self.header_line(&v)), rows[0]);
         for (i, d) in [1u8, 2, 3, 0].into_iter().enumerate() {
             let seat = me.after(d);
             if let Some(sp) = v.seats.iter().find(|s| s.seat == seat) {
@@ -179,7 +188,7 @@ impl App {
         }
         let rule = "─".repeat(area.width as usize);
         let dim = Style::default().fg(Color::DarkGray);
-        f.render_widget(Paragraph::new(rule.clone()).style(dim), rows[5]);
+        f.render_widget(self.para(rule.clone()).style(dim), rows[5]);
         let log: Vec<Line> = self
             .log
             .iter()
@@ -188,17 +197,17 @@ impl App {
             .rev()
             .map(|l| Line::from(l.clone()))
             .collect();
-        f.render_widget(Paragraph::new(Text::from(log)), rows[6]);
-        f.render_widget(Paragraph::new(rule).style(dim), rows[7]);
+        f.render_widget(self.para(Text::from(log)), rows[6]);
+        f.render_widget(self.para(rule).style(dim), rows[7]);
         self.draw_hand(f, rows[8], &v);
-        f.render_widget(Paragraph::new(self.status_line(&v, area.width)), rows[9]);
+        f.render_widget(self.para(self.status_line(&v, area.width)), rows[9]);
         if let Some((m, err)) = &self.message {
             let st = if *err {
                 Style::default().fg(Color::LightRed)
             } else {
                 Style::default().fg(Color::Yellow)
             };
-            f.render_widget(Paragraph::new(m.clone()).style(st), rows[10]);
+            f.render_widget(self.para(m.clone()).style(st), rows[10]);
         }
     }
 
@@ -277,7 +286,7 @@ impl App {
         }
         for m in &sp.melds {
             head.push(Span::raw("  "));
-            head.extend(self.meld_spans(m));
+            head.extend(self.meld_spans(m, v.wild));
         }
         let mut disc = vec![Span::raw("    ")];
         let last = sp.discards.len().saturating_sub(1);
@@ -293,22 +302,19 @@ impl App {
             disc.push(Span::styled(face.padded(d.tile, face.cells()), st));
         }
         let text = Text::from(vec![Line::from(head), Line::from(disc)]);
-        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
+        f.render_widget(self.para(text).wrap(Wrap { trim: false }), area);
     }
 
-    pub(super) fn meld_spans(&self, m: &TableMeld) -> Vec<Span<'static>> {
+    /// A meld as it lies; `wild` is the 财神 face, whose 白 stand-ins show as 白.
+    pub(super) fn meld_spans(&self, m: &TableMeld, wild: Option<Tile>) -> Vec<Span<'static>> {
         let face = self.setup.face;
         let Some(t) = m.tile else {
             return vec![Span::styled("[####]", Style::default().fg(Color::DarkGray))];
         };
         if face == TileFace::Notation {
-            return vec![Span::styled(meld_text(m, face), tile_style(t))];
+            return vec![Span::styled(meld_text(m, face, wild), tile_style(t))];
         }
-        let tiles: Vec<Tile> = match m.kind {
-            MeldKind::Chow => (0..3).filter_map(|d| t.offset(d)).collect(),
-            MeldKind::Pung => vec![t; 3],
-            MeldKind::Kong(_) => vec![t; 4],
-        };
+        let tiles = tongcheng_core::describe::meld_tiles_laid(m, wild);
         let concealed = m.kind == MeldKind::Kong(KongKind::Concealed);
         let mut spans = Vec::new();
         if concealed {
@@ -369,7 +375,7 @@ impl App {
             label_row.push(Span::styled(label, lst));
         }
         f.render_widget(
-            Paragraph::new(Text::from(vec![
+            self.para(Text::from(vec![
                 Line::from(tiles_row),
                 Line::from(label_row),
             ])),
@@ -440,17 +446,24 @@ impl App {
         keys.push("h hint");
         keys.push("q quit");
         spans.push(Span::raw(keys.join(" · ")));
-        let left = p.deadline.saturating_duration_since(Instant::now());
-        let secs = left.as_millis().div_ceil(1000);
-        let color = if secs <= 3 {
-            Color::LightRed
-        } else {
-            Color::Yellow
+        let (timer, color) = match p.deadline {
+            Some(d) => {
+                let secs = d
+                    .saturating_duration_since(Instant::now())
+                    .as_millis()
+                    .div_ceil(1000);
+                let color = if secs <= 3 {
+                    Color::LightRed
+                } else {
+                    Color::Yellow
+                };
+                (format!("⏱ {secs:>2}s"), color)
+            }
+            None => ("no clock".to_string(), Color::DarkGray),
         };
-        let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
-        let timer = format!("⏱ {secs:>2}s");
+        let used: usize = spans.iter().map(|s| self.width_shown(&s.content)).sum();
         let pad = (width as usize)
-            .saturating_sub(used + display_width(&timer) + 1)
+            .saturating_sub(used + self.width_shown(&timer) + 1)
             .max(1);
         spans.push(Span::raw(" ".repeat(pad)));
         spans.push(Span::styled(
@@ -481,7 +494,10 @@ impl App {
                         face.text(tile),
                         tile_style(tile).add_modifier(Modifier::BOLD),
                     ),
-                    Span::styled(format!(", {how} — {total} points"), bold),
+                    Span::styled(
+                        format!(", {how} — {}", tongcheng_core::describe::points(total)),
+                        bold,
+                    ),
                 ]
             }
             _ => vec![Span::styled(
@@ -533,7 +549,7 @@ impl App {
             }
             for m in &r.melds[s.index()] {
                 spans.push(Span::raw(" "));
-                spans.extend(self.meld_spans(&TableMeld::of(m)));
+                spans.extend(self.meld_spans(&TableMeld::of(m), t.game().wild()));
             }
             if !r.flowers[s.index()].is_empty() {
                 spans.push(Span::raw(" 花"));
@@ -576,32 +592,103 @@ pub(super) fn score_span_w(s: i32, width: usize) -> Span<'static> {
 }
 
 /// A bordered box centred in `area`, at most `w`×`h`.
-pub(super) fn popup(
-    f: &mut Frame,
-    area: Rect,
-    title: &str,
-    text: Text<'static>,
-    w: u16,
-    h: u16,
-    scroll: u16,
-) {
-    let w = w.min(area.width);
-    let h = h.max(3).min(area.height);
-    let r = Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    );
-    f.render_widget(Clear, r);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title.to_string());
-    f.render_widget(
-        Paragraph::new(text)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0)),
-        r,
-    );
+/// The smallest terminal the table fits.
+pub(super) const MIN_WIDTH: u16 = 80;
+pub(super) const MIN_HEIGHT: u16 = 22;
+
+pub(super) fn too_small(area: Rect) -> bool {
+    area.width < MIN_WIDTH || area.height < MIN_HEIGHT
+}
+
+/// Box corners and edges in ASCII, for a terminal that shows nothing else.
+const ASCII_BORDER: ratatui::symbols::border::Set = ratatui::symbols::border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// Text as the terminal can show it: as it is with glyphs, in ASCII words (see
+/// [`ascii_words`]) with notation (`--ascii`, or a locale that is not UTF-8).
+pub(super) fn shown(face: TileFace, text: Text<'_>) -> Text<'_> {
+    if face == TileFace::Glyph {
+        return text;
+    }
+    let lines = text
+        .lines
+        .into_iter()
+        .map(|l| {
+            let spans: Vec<Span> = l
+                .spans
+                .into_iter()
+                .map(|s| Span::styled(ascii_words(&s.content), s.style))
+                .collect();
+            Line {
+                spans,
+                style: l.style,
+                alignment: l.alignment,
+            }
+        })
+        .collect::<Vec<_>>();
+    Text {
+        lines,
+        style: text.style,
+        alignment: text.alignment,
+    }
+}
+
+impl App {
+    /// Columns `s` takes once shown (ASCII words can be wider than the marks they replace).
+    pub(super) fn width_shown(&self, s: &str) -> usize {
+        match self.setup.face {
+            TileFace::Glyph => display_width(s),
+            TileFace::Notation => display_width(&ascii_words(s)),
+        }
+    }
+
+    /// A paragraph of text as this terminal can show it.
+    pub(super) fn para<'a>(&self, text: impl Into<Text<'a>>) -> Paragraph<'a> {
+        Paragraph::new(shown(self.setup.face, text.into()))
+    }
+}
+
+impl App {
+    /// A bordered box in the middle of `area`.
+    pub(super) fn popup(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        title: &str,
+        text: Text<'static>,
+        (w, h): (u16, u16),
+        scroll: u16,
+    ) {
+        let face = self.setup.face;
+        let w = w.min(area.width);
+        let h = h.max(3).min(area.height);
+        let r = Rect::new(
+            area.x + (area.width - w) / 2,
+            area.y + (area.height - h) / 2,
+            w,
+            h,
+        );
+        f.render_widget(Clear, r);
+        let mut block = Block::default()
+            .borders(Borders::ALL)
+            .title(shown(face, Text::from(title.to_string())).to_string());
+        if face == TileFace::Notation {
+            block = block.border_set(ASCII_BORDER);
+        }
+        f.render_widget(
+            Paragraph::new(shown(face, text))
+                .block(block)
+                .wrap(Wrap { trim: false })
+                .scroll((scroll, 0)),
+            r,
+        );
+    }
 }

@@ -8,6 +8,13 @@ impl App {
             self.overlay = Some(Overlay::ConfirmQuit);
             return;
         }
+        if self.too_small {
+            // Nothing can be seen to act on: only quitting (the match is saved) is offered.
+            if k.code == KeyCode::Char('q') {
+                self.quit();
+            }
+            return;
+        }
         if let Some(o) = self.overlay.take() {
             // The key may itself open another overlay (a hint closed by 'c' opens a chooser).
             if let Some(o) = self.overlay_key(o, k) {
@@ -270,8 +277,9 @@ impl App {
         } else {
             match save_unfinished(&path, &u) {
                 Ok(()) => self.farewell.push(format!(
-                    "Match saved in {}: start `tongcheng play` again to resume it.",
-                    path.display()
+                    "Match saved in {}: `{}` continues it.",
+                    path.display(),
+                    self.setup.resume_command
                 )),
                 Err(e) => self
                     .farewell

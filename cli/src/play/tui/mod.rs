@@ -31,7 +31,7 @@ use super::store::{
 };
 use super::table::{Step, Table, Unfinished};
 use super::text::{display_width, event_line, hint_block, meld_text, who};
-use super::tiles::{Hue, TileFace, hue};
+use super::tiles::{Hue, TileFace, ascii_words, hue};
 
 /// Pause after a bot's move that changes the table.
 const BOT_DELAY: Duration = Duration::from_millis(700);
@@ -88,7 +88,8 @@ enum Overlay {
 /// The human's pending decision and when it times out.
 struct Pending {
     decision: Decision,
-    deadline: Instant,
+    /// `None` with the clock off.
+    deadline: Option<Instant>,
     /// When it came up: keys in the first [`KEY_GRACE`] were meant for the decision before.
     opened: Instant,
     /// (hand, actions so far): a new pair is a new decision with a fresh clock.
@@ -114,6 +115,8 @@ struct App {
     /// Printed on the normal screen after the TUI closes.
     farewell: Vec<String>,
     done: bool,
+    /// The terminal is too small to show the table: the clock waits, as under an overlay.
+    too_small: bool,
 }
 
 impl App {
@@ -133,6 +136,7 @@ impl App {
             message: None,
             farewell: Vec::new(),
             done: false,
+            too_small: false,
             setup,
         };
         match load_unfinished(&app.setup.unfinished) {
@@ -182,6 +186,9 @@ impl App {
 
     fn run(&mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
         while !self.done {
+            self.too_small = terminal
+                .size()
+                .is_ok_and(|s| too_small(Rect::new(0, 0, s.width, s.height)));
             self.tick();
             terminal.draw(|f| self.draw(f))?;
             let now = Instant::now();
@@ -211,13 +218,16 @@ impl App {
             return;
         }
         if let Some(p) = &mut self.pending {
-            // A chooser, the hint or the quit question is open: the clock waits for the
-            // person (an offline game; the online table's clock is the server's).
-            if self.overlay.is_some() {
-                p.deadline += since;
+            // A chooser, the hint or the quit question is open, or the table cannot be seen:
+            // the clock waits for the person (an offline game; the online table's clock is
+            // the server's).
+            if self.overlay.is_some() || self.too_small {
+                if let Some(d) = &mut p.deadline {
+                    *d += since;
+                }
                 return;
             }
-            if now >= p.deadline {
+            if p.deadline.is_some_and(|d| now >= d) {
                 let a = p.decision.on_timeout;
                 self.overlay = None;
                 self.act(a);
@@ -270,7 +280,11 @@ impl App {
         self.sel = v.hand.len() + usize::from(v.drawn.is_some());
         self.sel = self.sel.saturating_sub(1);
         self.pending = Some(Pending {
-            deadline: now + Duration::from_secs(u64::from(d.limit_secs)),
+            deadline: self
+                .setup
+                .clock
+                .limit(d.limit_secs, d.kind == DecisionKind::Turn)
+                .map(|secs| now + Duration::from_secs(u64::from(secs))),
             opened: now,
             decision: d,
             id,

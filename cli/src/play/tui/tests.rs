@@ -16,6 +16,8 @@ fn app(name: &str, face: TileFace) -> App {
         unfinished: crate::play::store::unfinished_path(&db),
         resume: false,
         face,
+        resume_command: "tongcheng play --resume".into(),
+        clock: crate::play::Clock::Match,
     };
     App::new(setup, Store::open(&db).unwrap())
 }
@@ -117,6 +119,8 @@ fn quitting_asks_first_and_saves_the_match() {
             unfinished: a.setup.unfinished.clone(),
             resume: false,
             face: TileFace::Notation,
+            resume_command: "tongcheng play --resume".into(),
+            clock: crate::play::Clock::Match,
         },
         Store::open(a.store.path()).unwrap(),
     );
@@ -227,7 +231,8 @@ fn the_clock_stands_still_under_an_overlay() {
     let before = a.table.game().actions().len();
     let limit = Duration::from_secs(40); // more than any time limit
     a.last_tick -= limit;
-    a.pending.as_mut().unwrap().deadline -= limit;
+    let d = a.pending.as_mut().unwrap().deadline.as_mut().unwrap();
+    *d -= limit;
     a.tick();
     assert_eq!(
         a.table.game().actions().len(),
@@ -254,4 +259,67 @@ fn under_hangzhou_rules_the_wild_is_named_and_marked() {
     if v.hand.contains(&wild) || v.drawn == Some(wild) {
         assert!(s.contains("wld"), "{s}");
     }
+}
+
+#[test]
+fn a_small_terminal_says_the_size_needed_and_stops_the_clock() {
+    let mut a = app("small", TileFace::Notation);
+    until_decision(&mut a);
+    let s = screen(&a, 40, 12);
+    assert!(s.contains("80x22") && s.contains("40x12"), "{s}");
+    a.too_small = true;
+    let before = a.table.game().actions().len();
+    let limit = Duration::from_secs(40);
+    a.last_tick -= limit;
+    if let Some(d) = a.pending.as_mut().unwrap().deadline.as_mut() {
+        *d -= limit;
+    }
+    a.tick();
+    a.key(KeyEvent::from(KeyCode::Enter));
+    assert_eq!(
+        a.table.game().actions().len(),
+        before,
+        "nothing acts unseen"
+    );
+    a.too_small = false;
+    assert!(screen(&a, 80, 24).contains("Your turn") || a.pending.is_some());
+}
+
+#[test]
+fn with_ascii_every_screen_is_ascii() {
+    let mut a = app("ascii", TileFace::Notation);
+    for _ in 0..6 {
+        until_decision(&mut a);
+        let s = screen(&a, 80, 24);
+        assert!(s.is_ascii(), "{s}");
+        a.key(KeyEvent::from(KeyCode::Char('h')));
+        let s = screen(&a, 80, 24);
+        assert!(s.is_ascii(), "{s}");
+        a.overlay = None;
+        if let Some(p) = &a.pending {
+            let act = p.decision.on_timeout;
+            a.act(act);
+        }
+    }
+}
+
+#[test]
+fn the_clock_setting_sets_the_limit() {
+    use crate::play::Clock;
+    assert_eq!(Clock::Match.limit(3, false), Some(3));
+    assert_eq!(Clock::Relaxed.limit(3, false), Some(10));
+    assert_eq!(Clock::Relaxed.limit(15, true), Some(30));
+    assert_eq!(Clock::Relaxed.limit(60, true), Some(60));
+    assert_eq!(Clock::Off.limit(3, false), None);
+    // With the clock off, a decision never times out.
+    let mut a = app("clock-off", TileFace::Notation);
+    a.setup.clock = Clock::Off;
+    until_decision(&mut a);
+    assert!(a.pending.as_ref().unwrap().deadline.is_none());
+    let before = a.table.game().actions().len();
+    a.last_tick -= Duration::from_secs(3600);
+    a.tick();
+    assert_eq!(a.table.game().actions().len(), before);
+    let s = screen(&a, 80, 24);
+    assert!(s.contains("no clock"), "{s}");
 }
