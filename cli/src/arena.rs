@@ -13,6 +13,8 @@ use tongcheng_core::seat::{Seat, Wind};
 use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
+use crate::botzone::bridge::{BotzoneSeat, Form};
+
 /// Per-level tallies.
 #[derive(Default, Clone)]
 pub struct LevelStats {
@@ -79,30 +81,111 @@ impl Bot for TimedBot {
     }
 }
 
-/// Plays one hand on a [`Table`] with bots of the given levels in seats 0–3 (seeded from
-/// `bot_seed`), timing each decision per seat.
+/// Who plays a seat in the arena: one of our bots, or an outside Botzone program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatSpec {
+    Bot(Level),
+    /// `botzone:CMD` (JSON input) or `botzone-simple:CMD` (simple input).
+    Botzone {
+        cmd: String,
+        form: Form,
+    },
+}
+
+impl SeatSpec {
+    pub fn parse(s: &str) -> Result<SeatSpec, String> {
+        let s = s.trim();
+        if let Some(cmd) = s.strip_prefix("botzone:") {
+            return Ok(SeatSpec::Botzone {
+                cmd: cmd.to_string(),
+                form: Form::Json,
+            });
+        }
+        if let Some(cmd) = s.strip_prefix("botzone-simple:") {
+            return Ok(SeatSpec::Botzone {
+                cmd: cmd.to_string(),
+                form: Form::Simple,
+            });
+        }
+        s.parse::<Level>()
+            .map(SeatSpec::Bot)
+            .map_err(|e| format!("{e}; a seat is a level or botzone:CMD / botzone-simple:CMD"))
+    }
+
+    /// The name its results are gathered under.
+    pub fn label(&self) -> String {
+        match self {
+            SeatSpec::Bot(l) => l.name().to_string(),
+            SeatSpec::Botzone { cmd, .. } => format!("botzone:{cmd}"),
+        }
+    }
+}
+
+/// Plays one hand on a [`Table`] with the given seats (bots seeded from `bot_seed`; outside
+/// programs through their `bridges`), timing each decision per seat.
 pub fn play(
     setup: HandSetup,
-    levels: [Level; 4],
+    seats: &[SeatSpec; 4],
+    bridges: &mut [Option<&mut BotzoneSeat>; 4],
     bot_seed: u64,
     times: &[Arc<Mutex<Vec<u64>>>; 4],
 ) -> Game {
+    let players = std::array::from_fn(|p| match &seats[p] {
+        SeatSpec::Bot(level) => Player::Bot(*level),
+        SeatSpec::Botzone { .. } => Player::Remote,
+    });
+    let (dealer, prevalent) = (setup.dealer, setup.prevalent);
     let mut table = Table::new(TableConfig {
         deal: Deal::Hand(setup),
-        players: levels.map(Player::Bot),
+        players,
         bot_seed,
         clock: Clock::Off,
     });
-    for (p, level) in levels.into_iter().enumerate() {
-        let bot = TimedBot {
-            bot: LevelBot::new(level, 0),
-            times: times[p].clone(),
-        };
-        table
-            .set_bot(p, Box::new(bot))
-            .expect("every slot is a bot's");
+    for (p, spec) in seats.iter().enumerate() {
+        if let SeatSpec::Bot(level) = spec {
+            let bot = TimedBot {
+                bot: LevelBot::new(*level, 0),
+                times: times[p].clone(),
+            };
+            table
+                .set_bot(p, Box::new(bot))
+                .expect("every bot seat is a bot's");
+        }
     }
-    while table.step(0) != Step::HandOver {}
+    for (p, b) in bridges.iter_mut().enumerate() {
+        if let Some(b) = b {
+            b.new_hand(table.seat_of(p), dealer, prevalent);
+        }
+    }
+    loop {
+        match table.step(0) {
+            Step::HandOver => break,
+            Step::Acted { .. } => {}
+            Step::Waiting { .. } => {
+                // Only outside programs are waited for: ask the first one due.
+                let Some((p, d)) = (0..4).find_map(|p| {
+                    bridges[p].as_ref()?;
+                    table.decision(p).map(|d| (p, d))
+                }) else {
+                    break;
+                };
+                let Some(b) = bridges[p].as_mut() else { break };
+                let events = table.take_events(p);
+                b.feed(&events);
+                let start = Instant::now();
+                let a = b.decide(&d);
+                times[p]
+                    .lock()
+                    .unwrap_or_else(|x| x.into_inner())
+                    .push(start.elapsed().as_nanos() as u64);
+                if table.act(p, a).is_err() {
+                    table
+                        .act(p, d.on_timeout)
+                        .expect("a decision's timeout action is legal");
+                }
+            }
+        }
+    }
     table.game().clone()
 }
 
@@ -145,18 +228,58 @@ pub fn ready_but_short(game: &Game, result: &HandResult, seat: Seat) -> bool {
     })
 }
 
+/// Plays the arena between bot levels.
+#[cfg(test)]
 pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate: bool) -> Value {
+    run_seats(
+        rules,
+        levels.map(SeatSpec::Bot),
+        hands,
+        seed,
+        duplicate,
+        Duration::from_secs(2),
+    )
+    .expect("bots need no outside program")
+}
+
+/// Plays the arena with any seats, outside programs included (each decision within
+/// `limit`); one JSON summary, with a report per outside program and a digest of every
+/// hand's events (two runs that played the same hands have the same digest).
+pub fn run_seats(
+    rules: &RuleSet,
+    seats: [SeatSpec; 4],
+    hands: u64,
+    seed: u64,
+    duplicate: bool,
+    limit: Duration,
+) -> Result<Value, String> {
+    let outside = seats.iter().any(|s| matches!(s, SeatSpec::Botzone { .. }));
+    if outside && rules.flowers {
+        return Err(format!(
+            "Botzone programs play without flowers; the {} rules have them (use --rules botzone)",
+            rules.name
+        ));
+    }
+    let mut programs: Vec<Option<BotzoneSeat>> = seats
+        .iter()
+        .map(|s| match s {
+            SeatSpec::Botzone { cmd, form } => Some(BotzoneSeat::new(cmd, *form, limit)),
+            SeatSpec::Bot(_) => None,
+        })
+        .collect();
+    let mut digest = std::hash::DefaultHasher::new();
     let master = Seed::from_u64(seed);
-    let mut stats: std::collections::BTreeMap<Level, LevelStats> = Default::default();
+    let mut stats: std::collections::BTreeMap<String, LevelStats> = Default::default();
     let rotations = if duplicate { 4 } else { 1 };
     let mut played = Duration::ZERO;
     let mut total_hands = 0u64;
     let mut draws = 0u64;
     for wall in 0..hands {
-        let mut wall_points: std::collections::BTreeMap<Level, (f64, u32)> = Default::default();
+        let mut wall_points: std::collections::BTreeMap<String, (f64, u32)> = Default::default();
         for r in 0..rotations {
             // Rotation r moves every level one seat on; the wall and the dealer stay.
-            let seat_level: [Level; 4] = std::array::from_fn(|s| levels[(s + 4 - r as usize) % 4]);
+            let which: [usize; 4] = std::array::from_fn(|s| (s + 4 - r as usize) % 4);
+            let seat_spec: [SeatSpec; 4] = which.map(|i| seats[i].clone());
             let setup = HandSetup {
                 rules: rules.clone(),
                 seed: master.derive(wall),
@@ -166,12 +289,29 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
             };
             let times: [Arc<Mutex<Vec<u64>>>; 4] = Default::default();
             let start = Instant::now();
+            let mut bridges: [Option<&mut BotzoneSeat>; 4] = Default::default();
+            for (slot, p) in bridges.iter_mut().zip(programs.iter_mut()) {
+                *slot = p.as_mut();
+            }
+            // Seat s is played by spec which[s]: move the bridges along with their specs.
+            let mut seated: [Option<&mut BotzoneSeat>; 4] = Default::default();
+            for (i, b) in bridges.into_iter().enumerate() {
+                let s = (i + r as usize) % 4;
+                seated[s] = b;
+            }
             let game = play(
                 setup,
-                seat_level,
+                &seat_spec,
+                &mut seated,
                 seed ^ (wall << 8) ^ ((r as u64) << 4),
                 &times,
             );
+            {
+                use std::hash::Hash;
+                serde_json::to_string(game.events())
+                    .unwrap_or_default()
+                    .hash(&mut digest);
+            }
             played += start.elapsed();
             total_hands += 1;
             let result = game.result().expect("finished").clone();
@@ -179,8 +319,8 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
                 draws += 1;
             }
             for s in Seat::ALL {
-                let level = seat_level[s.index()];
-                let st = stats.entry(level).or_default();
+                let level = seat_spec[s.index()].label();
+                let st = stats.entry(level.clone()).or_default();
                 let pts = result.deltas[s.index()] as f64;
                 st.points.push(pts);
                 let wp = wall_points.entry(level).or_insert((0.0, 0));
@@ -218,7 +358,7 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
             let n = st.seat_hands().max(1) as f64;
             st.decisions_ns.sort_unstable();
             json!({
-                "bot": level.name(),
+                "bot": level,
                 "seat_hands": st.seat_hands(),
                 "mean_points": mean,
                 "ci95": ci,
@@ -231,7 +371,18 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
             })
         })
         .collect();
-    json!({
+    let reports: Vec<Value> = seats
+        .iter()
+        .zip(&programs)
+        .filter_map(|(s, p)| {
+            p.as_ref().map(|p| {
+                let mut r = p.report.json();
+                r["seat"] = json!(s.label());
+                r
+            })
+        })
+        .collect();
+    Ok(json!({
         "rules": rules.name,
         "hands": total_hands,
         "walls": hands,
@@ -239,7 +390,9 @@ pub fn run(rules: &RuleSet, levels: [Level; 4], hands: u64, seed: u64, duplicate
         "hands_per_sec": (total_hands as f64 / played.as_secs_f64().max(1e-9)).round(),
         "draw_rate": draws as f64 / total_hands.max(1) as f64,
         "bots": bots,
-    })
+        "botzone": reports,
+        "hands_digest": format!("{:016x}", std::hash::Hasher::finish(&digest)),
+    }))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod arena;
+mod botzone;
 mod fan;
 mod history_cmd;
 mod net_cmd;
@@ -49,6 +50,9 @@ enum Command {
     Link(net_cmd::LinkArgs),
     /// List the account's devices, or revoke one with --revoke ID.
     Devices(net_cmd::DevicesArgs),
+    /// Our bot as a Botzone bot program (国标麻将): reads the judge's requests on stdin
+    /// (JSON or simple form), answers PASS / PLAY / CHI / PENG / GANG / BUGANG / HU.
+    Botzone(botzone::Args),
 }
 
 fn main() {
@@ -64,6 +68,7 @@ fn main() {
         Command::Sync(args) => net_cmd::run_sync(args),
         Command::Link(args) => net_cmd::run_link(args),
         Command::Devices(args) => net_cmd::run_devices(args),
+        Command::Botzone(args) => botzone::run(args),
     };
     if let Err(e) = result {
         // `tongcheng shanten … | head`: the reader has all it wanted; not an error.

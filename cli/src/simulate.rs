@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tongcheng_core::bot::{Level, play_simple_hand};
+use tongcheng_core::bot::play_simple_hand;
 use tongcheng_core::game::{Game, HandSetup};
 use tongcheng_core::record::{HandRecord, replay};
 use tongcheng_core::rules::RuleSet;
@@ -31,7 +31,8 @@ pub struct Args {
     /// Seed of the whole run: the same seed gives the same summary apart from timing.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Bot levels for seats 0–3, comma-separated (easy, normal, hard), e.g.
+    /// Seats 0–3, comma-separated: bot levels (easy, normal, hard) or outside Botzone programs
+    /// (`botzone:CMD` reads JSON, `botzone-simple:CMD` the simple form), e.g.
     /// `hard,normal,normal,normal`: runs the bot arena instead of the simple players.
     #[arg(long, value_name = "LEVELS")]
     pub seats: Option<String>,
@@ -39,6 +40,10 @@ pub struct Args {
     /// meet the same tiles from every seat and luck cancels out.
     #[arg(long)]
     pub duplicate: bool,
+    /// Time an outside Botzone program (`--seats botzone:CMD,…`) has per decision; a late
+    /// answer is reported and the seat plays the decision's timeout action.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub decision_ms: u64,
 }
 
 /// Plays one hand with simple players; returns the finished game.
@@ -79,15 +84,23 @@ pub fn run(args: Args) -> std::io::Result<()> {
         ))
     })?;
     if let Some(seats) = &args.seats {
-        let levels: Vec<Level> = seats
+        let specs: Vec<crate::arena::SeatSpec> = seats
             .split(',')
-            .map(|s| s.trim().parse::<Level>())
+            .map(crate::arena::SeatSpec::parse)
             .collect::<Result<_, _>>()
             .map_err(std::io::Error::other)?;
-        let levels: [Level; 4] = levels
+        let specs: [crate::arena::SeatSpec; 4] = specs
             .try_into()
-            .map_err(|_| std::io::Error::other("--seats takes exactly four levels"))?;
-        let summary = crate::arena::run(&rules, levels, args.hands, args.seed, args.duplicate);
+            .map_err(|_| std::io::Error::other("--seats takes exactly four seats"))?;
+        let summary = crate::arena::run_seats(
+            &rules,
+            specs,
+            args.hands,
+            args.seed,
+            args.duplicate,
+            Duration::from_millis(args.decision_ms),
+        )
+        .map_err(std::io::Error::other)?;
         println!("{summary}");
         return Ok(());
     }

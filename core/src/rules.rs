@@ -224,6 +224,21 @@ impl RuleSet {
         }
     }
 
+    /// Botzone's 国标麻将 (Chinese Standard Mahjong), where most public MCR bots are built and
+    /// ranked: the Chinese Official rules played as one hand, with no flowers in the wall
+    /// (136 tiles), so `tongcheng botzone` and the arena's Botzone seats play what its judge
+    /// plays.
+    pub fn botzone() -> RuleSet {
+        RuleSet {
+            name: "botzone".into(),
+            version: 1,
+            flowers: false,
+            rounds: 1,
+            hands_per_round: 1,
+            ..RuleSet::guobiao()
+        }
+    }
+
     /// 杭州麻将, house rules (regional-rules §3.1): 136 tiles, the four 白 wild, self-draw
     /// only, the doubling table without a cap, dealer levels ×2/×4/×8, 承包 / 反承包.
     /// Variants are the fields: `wild: Flipped`, `discard_wins: DealerLevel3` (庄三放炮),
@@ -304,6 +319,7 @@ impl RuleSet {
     pub fn preset(name: &str) -> Option<RuleSet> {
         match name {
             "guobiao" | "mcr" => Some(RuleSet::guobiao()),
+            "botzone" => Some(RuleSet::botzone()),
             "hangzhou" => Some(RuleSet::hangzhou()),
             "hangzhou-mil" | "hangzhou_mil" | "hangzhou_mil2025" => Some(RuleSet::hangzhou_mil()),
             _ => None,
@@ -312,7 +328,7 @@ impl RuleSet {
 
     /// Names of the presets this build offers.
     pub fn preset_names() -> &'static [&'static str] {
-        &["guobiao", "hangzhou", "hangzhou-mil"]
+        &["guobiao", "hangzhou", "hangzhou-mil", "botzone"]
     }
 
     /// Tiles in the wall.

@@ -81,12 +81,18 @@ pub struct Wall {
 }
 
 impl Wall {
-    /// The wall for `seed`, with or without the eight flowers.
-    pub fn shuffled(seed: &Seed, flowers: bool) -> Wall {
+    /// Every tile of a set, in notation order: four of each kind, and the eight flowers.
+    pub fn full_set(flowers: bool) -> Vec<Tile> {
         let mut tiles: Vec<Tile> = (0..KINDS).flat_map(|k| [Tile::kind(k); 4]).collect();
         if flowers {
             tiles.extend((0..FLOWERS as u8).filter_map(|f| Tile::from_index(KINDS as u8 + f)));
         }
+        tiles
+    }
+
+    /// The wall for `seed`, with or without the eight flowers.
+    pub fn shuffled(seed: &Seed, flowers: bool) -> Wall {
+        let mut tiles = Wall::full_set(flowers);
         let mut rng = ChaCha20Rng::from_seed(seed.0);
         for i in (1..tiles.len()).rev() {
             let bound = i as u32 + 1;
@@ -107,8 +113,8 @@ impl Wall {
         }
     }
 
-    /// A wall in a given drawing order (tests that need a particular deal).
-    #[cfg(test)]
+    /// A wall in a given drawing order: tests that need a particular deal, and a seat that
+    /// rebuilds a hand it saw only part of (see [`crate::game::Game::with_wall_order`]).
     pub(crate) fn from_order(tiles: Vec<Tile>) -> Wall {
         let back = tiles.len();
         Wall {

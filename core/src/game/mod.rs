@@ -203,6 +203,26 @@ impl Game {
         Game::with_wall(setup, wall)
     }
 
+    /// Deals from a wall in the given drawing order instead of the seed's shuffle (the seed
+    /// still rolls any dice). For a seat that rebuilds a hand it saw only part of — a
+    /// Botzone bot knows its own tiles and what was shown, and fills the rest consistently —
+    /// so its view, legal actions included, come from the engine itself. The order must hold
+    /// exactly one full set of the rules' tiles.
+    pub fn with_wall_order(setup: HandSetup, order: Vec<Tile>) -> Result<Game, String> {
+        let mut want = Wall::full_set(setup.rules.flowers);
+        let mut got = order.clone();
+        want.sort_unstable();
+        got.sort_unstable();
+        if want != got {
+            return Err(format!(
+                "a wall must hold one full set of {} tiles ({} given, or the kinds differ)",
+                want.len(),
+                order.len()
+            ));
+        }
+        Ok(Game::with_wall(setup, Wall::from_order(order)))
+    }
+
     /// The setup this hand was dealt from.
     pub fn setup(&self) -> &HandSetup {
         &self.setup
