@@ -70,7 +70,7 @@ class MainActivity : ComponentActivity() {
                                 historyNotice = historyNotice,
                                 onRules = { lobbyUi = lobby.choose(it) },
                                 onLevel = { lobbyUi = lobby.choose(it) },
-                                onContinue = { lobby.resume()?.let(::play) },
+                                onContinue = { lobby.resume()?.let { play(it) } },
                                 onNew = { newMatch() },
                                 onHistory = { screen = Screen.History },
                             )
