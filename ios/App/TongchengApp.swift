@@ -160,8 +160,7 @@ struct TableView: View {
                 Button(b.label) { model.ui = p.press(b.action); model.hint = nil }
             }
             if !state.handFinished {
-                // target / points / versus: the core's explanation of each top discard.
-                Button("Hint") { model.hint = p.hintUi { DiscardExtras(target: $0.target, points: $0.points, versus: $0.versus) } }
+                Button("Hint") { model.hint = p.hintUi() }
             }
         }
         if state.handFinished {

@@ -109,10 +109,8 @@ public final class TablePresenter {
 
     public func hint() -> HintModel? { session.hint() }
 
-    /// The hint formatted for the hint panel (see `DiscardExtras`).
-    public func hintUi(extras: (DiscardHintModel) -> DiscardExtras = { _ in .none }) -> HintUi? {
-        session.hint().map { HintUi.of($0, extras: extras) }
-    }
+    /// The hint formatted for the hint panel.
+    public func hintUi() -> HintUi? { session.hint().map { HintUi.of($0) } }
 
     /// Deals the next hand of a match; false when the match is over.
     public func nextHand() -> Bool {
@@ -209,20 +207,6 @@ extension TableUi {
     }
 }
 
-/// What a discard keeps beyond speed: the core's `target`, `points` and `versus` of a
-/// `DiscardHintModel`, passed in by the app (as on Android).
-public struct DiscardExtras {
-    public let target: String?
-    public let points: UInt32
-    public let versus: String?
-    public init(target: String?, points: UInt32, versus: String?) {
-        self.target = target
-        self.points = points
-        self.versus = versus
-    }
-    public static let none = DiscardExtras(target: nil, points: 0, versus: nil)
-}
-
 /// One of the top discard choices, as the hint panel lists it.
 public struct DiscardChoiceUi: Hashable {
     public let tile: TileUi
@@ -235,7 +219,8 @@ public struct DiscardChoiceUi: Hashable {
     public let recommended: Bool
 }
 
-/// The hint panel: what to do and why, and for a turn the top choices compared.
+/// The hint panel: what to do and why, and for a turn the top choices compared: distance, live
+/// useful tiles, the fan target each keeps with rough points, and why it beats the next one.
 public struct HintUi: Hashable {
     public let headline: String
     public let reason: String
@@ -243,18 +228,17 @@ public struct HintUi: Hashable {
 
     public static let shown = 3
 
-    public static func of(_ h: HintModel, extras: (DiscardHintModel) -> DiscardExtras = { _ in .none }) -> HintUi {
+    public static func of(_ h: HintModel) -> HintUi {
         HintUi(
             headline: h.recommended.map { "Suggested: \(TablePresenter.label($0))" } ?? "No suggestion",
             reason: h.reason,
             choices: h.discards.prefix(shown).map { d in
-                let x = extras(d)
                 let live = liveText(Int(d.live)) + (d.useful.trimmingCharacters(in: .whitespaces).isEmpty ? "" : " (\(d.useful))")
                 return DiscardChoiceUi(
                     tile: TablePresenter.tileUi(d.tile, tappable: false),
                     line: ["Discard \(d.tile.code)", distance(Int(d.shanten)), live].joined(separator: " · "),
-                    value: value(target: x.target, points: x.points),
-                    versus: x.versus.flatMap { $0.isEmpty ? nil : $0 },
+                    value: value(target: d.target, points: d.points),
+                    versus: d.versus.flatMap { $0.isEmpty ? nil : $0 },
                     recommended: h.recommended == .discard(tile: d.tile.code)
                 )
             }

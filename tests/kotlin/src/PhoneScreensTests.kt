@@ -179,31 +179,36 @@ fun phoneScreenTests() {
         dir.deleteRecursively()
     }
 
-    test("the hint panel names the move, the distance and live tiles of the top choices, and what each keeps") {
-        GameSession(config(11u)).use { s ->
+    test("the hint panel names the move, and for the top choices distance, live tiles, target, points and why each beats the next") {
+        var explained = 0
+        var withValue = 0
+        for (seed in 11uL..16uL) GameSession(config(seed)).use { s ->
             val p = TablePresenter(s)
             p.start()
             val hint = p.hintUi() ?: error("a hint on the human's turn")
             val raw = s.hint()!!
             check(hint.headline == "Suggested: " + TablePresenter.label(raw.recommended!!)) { hint.headline }
             check(hint.reason == raw.reason && hint.reason.isNotBlank()) { "reason: ${hint.reason}" }
-            check(hint.choices.size == minOf(3, raw.discards.size) && hint.choices.isNotEmpty()) { "choices ${hint.choices.size}" }
+            check(hint.choices.size == minOf(HintUi.SHOWN, raw.discards.size) && hint.choices.isNotEmpty()) { "choices ${hint.choices.size}" }
             hint.choices.zip(raw.discards).forEach { (c, d) ->
-                check(c.line.startsWith("Discard ${d.tile.code} · ")) { c.line }
-                check(c.line.contains(HintUi.liveText(d.live.toInt()))) { c.line }
-                check(c.line.contains(HintUi.distance(d.shanten.toInt()))) { c.line }
-                check(c.value == null && c.versus == null) { "no extras given: $c" }
+                check(c.line.startsWith("Discard ${d.tile.code} · ${HintUi.distance(d.shanten.toInt())} · ${HintUi.liveText(d.live.toInt())}")) { c.line }
+                check(c.value == HintUi.value(d.target, d.points)) { "value ${c.value} for ${d.target} ${d.points}" }
+                check(c.versus == d.versus) { "versus ${c.versus}" }
+                if (c.value != null) withValue++
             }
-            check(hint.choices[0].recommended == (raw.recommended == ActionModel.Discard(raw.discards[0].tile.code))) { "the top choice is the suggestion" }
-            val withExtras = p.hintUi { d ->
-                DiscardExtras("清一色 Full Flush", if (d == raw.discards[0]) 24u else 1u, "Beats ${raw.discards[1].tile.code}: more live tiles.")
-            }!!
-            check(withExtras.choices[0].value == "Keeps 清一色 Full Flush, about 24 points") { "${withExtras.choices[0].value}" }
-            check(withExtras.choices[1].value == "Keeps 清一色 Full Flush, about 1 point") { "${withExtras.choices[1].value}" }
-            check(withExtras.choices[0].versus!!.startsWith("Beats ")) { "versus passed through" }
+            if (raw.discards.size > 1) {
+                val why = hint.choices[0].versus ?: error("the top choice says why it beats the next: ${raw.discards[0]}")
+                check(why.contains(raw.discards[1].tile.code)) { "names the next choice: $why" }
+                explained++
+            }
+            check(hint.choices.count { it.recommended } <= 1) { "one suggestion" }
+            val top = raw.recommended
+            if (top is ActionModel.Discard) check(hint.choices.any { it.recommended && it.tile.code == top.tile }) { "the suggested discard is marked" }
         }
+        check(explained > 0 && withValue > 0) { "explained $explained, with a target or points $withValue" }
         check(HintUi.distance(0) == "ready" && HintUi.distance(1) == "1 step from ready" && HintUi.distance(3) == "3 steps from ready") { "distance words" }
-        check(HintUi.value(null, 8u) == "About 8 points" && HintUi.value(null, 0u) == null) { "value words" }
+        check(HintUi.value("清一色 Full Flush", 24u) == "Keeps 清一色 Full Flush, about 24 points") { "value words" }
+        check(HintUi.value(null, 1u) == "About 1 point" && HintUi.value(null, 0u) == null) { "value words" }
     }
 
     test("the table shows every opponent's discards, melds and the countdown") {

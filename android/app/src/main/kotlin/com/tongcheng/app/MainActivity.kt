@@ -304,8 +304,7 @@ fun TableScreen(m: MatchInPlay, onLeave: () -> Unit) {
         Row {
             ui.buttons.forEach { b -> Button(onClick = { ui = p.press(b.action); hint = null }) { Text(b.label) } }
             if (!ui.handFinished) {
-                // target / points / versus: the core's explanation of each top discard.
-                Button(onClick = { hint = p.hintUi { DiscardExtras(it.target, it.points, it.versus) } }) { Text("Hint") }
+                Button(onClick = { hint = p.hintUi() }) { Text("Hint") }
             }
         }
         if (ui.handFinished) {

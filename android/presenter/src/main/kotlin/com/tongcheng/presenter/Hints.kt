@@ -1,20 +1,6 @@
 package com.tongcheng.presenter
 
-import com.tongcheng.core.DiscardHintModel
 import com.tongcheng.core.HintModel
-
-/**
- * What a discard keeps beyond speed: the fan target, roughly how many points the hand is worth
- * on that line, and why it beats the next choice. The core's `DiscardHintModel` carries these
- * as `target`, `points` and `versus`; the shells pass them in through [HintUi.of]'s `extras`
- * (`{ DiscardExtras(it.target, it.points, it.versus) }`), so the formatting below does not
- * depend on which build of the bindings it is compiled against.
- */
-data class DiscardExtras(val target: String?, val points: UInt, val versus: String?) {
-    companion object {
-        val NONE = DiscardExtras(null, 0u, null)
-    }
-}
 
 /** One of the top discard choices, as the hint panel lists it. */
 data class DiscardChoiceUi(
@@ -28,7 +14,9 @@ data class DiscardChoiceUi(
     val recommended: Boolean,
 )
 
-/** The hint panel: what to do and why, and for a turn the top choices compared. */
+/** The hint panel: what to do and why, and for a turn the top choices compared: distance, live
+ *  useful tiles (counted against what the player can see), the fan target each keeps with
+ *  rough points, and why it beats the next one (the core's `target`, `points`, `versus`). */
 data class HintUi(
     /** "Suggested: Discard 5m". */
     val headline: String,
@@ -39,13 +27,12 @@ data class HintUi(
         /** The top choices a hint explains (the core explains the first ones against the next). */
         const val SHOWN = 3
 
-        fun of(h: HintModel, extras: (DiscardHintModel) -> DiscardExtras = { DiscardExtras.NONE }): HintUi {
+        fun of(h: HintModel): HintUi {
             val recommended = h.recommended
             return HintUi(
                 headline = recommended?.let { "Suggested: ${TablePresenter.label(it)}" } ?: "No suggestion",
                 reason = h.reason,
                 choices = h.discards.take(SHOWN).map { d ->
-                    val x = extras(d)
                     DiscardChoiceUi(
                         tile = TablePresenter.tileUi(d.tile, false),
                         line = listOf(
@@ -53,8 +40,8 @@ data class HintUi(
                             distance(d.shanten.toInt()),
                             liveText(d.live.toInt()) + (if (d.useful.isBlank()) "" else " (${d.useful})"),
                         ).joinToString(" · "),
-                        value = value(x.target, x.points),
-                        versus = x.versus?.takeIf { it.isNotBlank() },
+                        value = value(d.target, d.points),
+                        versus = d.versus?.takeIf { it.isNotBlank() },
                         recommended = recommended == com.tongcheng.core.ActionModel.Discard(d.tile.code),
                     )
                 },

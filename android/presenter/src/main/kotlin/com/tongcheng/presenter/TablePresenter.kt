@@ -2,7 +2,6 @@ package com.tongcheng.presenter
 
 import com.tongcheng.core.ActionModel
 import com.tongcheng.core.DecisionKindModel
-import com.tongcheng.core.DiscardHintModel
 import com.tongcheng.core.GameSession
 import com.tongcheng.core.HintModel
 import com.tongcheng.core.TableModel
@@ -89,9 +88,8 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
     fun hint(): HintModel? = session.hint()
 
     /** The hint for the pending decision, formatted for the hint panel; null when there is no
-     *  decision. `extras` reads the discard's target, points and comparison (see [DiscardExtras]). */
-    fun hintUi(extras: (DiscardHintModel) -> DiscardExtras = { DiscardExtras.NONE }): HintUi? =
-        session.hint()?.let { HintUi.of(it, extras) }
+     *  decision. */
+    fun hintUi(): HintUi? = session.hint()?.let { HintUi.of(it) }
 
     /** The match to keep when the app stops, or null when it is over (forget the kept one). */
     fun keep(setup: MatchSetup?): SavedMatch? {
