@@ -39,6 +39,8 @@ tasks.named("preBuild") { dependsOn(cargoNdk) }
 
 dependencies {
     implementation(project(":presenter"))
+    // The one copy of JNA in the APK: the aar (classes + libjnidispatch.so per ABI). The
+    // presenter only compiles against the jar (compileOnly), so no second copy comes with it.
     implementation("net.java.dev.jna:jna:5.14.0@aar")
     implementation(platform("androidx.compose:compose-bom:2024.12.01"))
     implementation("androidx.compose.ui:ui")

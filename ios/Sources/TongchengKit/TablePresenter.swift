@@ -1,22 +1,52 @@
-// Mirrors android/presenter/TablePresenter.kt (which the JVM tests exercise): the table
-// screen's logic on top of the generated bindings. Keep the two in step.
+// Mirrors android/presenter (TablePresenter.kt and Hints.kt), which the JVM tests exercise
+// against the real library: the table screen's logic on top of the generated bindings. Keep
+// the two in step; wording and rules of display are the Kotlin ones.
 import Foundation
 
+/// A tile as the screen draws it; `dimmed` for a discard taken into another seat's meld.
 public struct TileUi: Hashable {
     public let code: String
     public let glyph: String
     public let suit: String
     public let tappable: Bool
+    public let dimmed: Bool
 }
 
+/// A button under the hand: claim, pass, win, kong.
 public struct ButtonUi: Hashable {
     public let label: String
     public let action: ActionModel
 }
 
-public struct TableUi {
+/// One seat around the table.
+public struct SeatUi: Hashable {
+    public let seat: Int
+    public let wind: String
+    public let isYou: Bool
+    public let isTurn: Bool
+    public let isDealer: Bool
+    public let score: Int
+    public let concealed: Int
+    public let melds: [String]
+    public let discards: [TileUi]
+    public let flowers: Int
+
+    /// The seat's line above its discards: "S (dealer) ▶ · +12 · 10 tiles · 2 flowers".
+    public var line: String {
+        var head = wind
+        if isDealer { head += " (dealer)" }
+        if isTurn { head += " ▶" }
+        var parts = [head, signed(score), concealed == 1 ? "1 tile" : "\(concealed) tiles"]
+        if flowers == 1 { parts.append("1 flower") } else if flowers > 1 { parts.append("\(flowers) flowers") }
+        return parts.joined(separator: " · ")
+    }
+}
+
+/// Everything the table screen shows: the screen renders this and nothing else.
+public struct TableUi: Hashable {
     public let title: String
     public let status: String
+    public let seats: [SeatUi]
     public let hand: [TileUi]
     public let drawn: TileUi?
     public let buttons: [ButtonUi]
@@ -28,6 +58,19 @@ public struct TableUi {
     public let error: String?
 }
 
+/// "+12", "−4" (a real minus sign), "0".
+public func signed(_ v: Int) -> String { v > 0 ? "+\(v)" : v < 0 ? "−\(-v)" : "0" }
+
+/// The text of an error from the core ("illegal action: …"), without the Swift enum around it.
+public func message(of error: Error) -> String {
+    guard let e = error as? TongchengError else { return error.localizedDescription }
+    switch e {
+    case .IllegalAction(let m), .InvalidInput(let m), .Storage(let m), .UnusableHistory(let m),
+         .NotFound(let m), .Network(let m), .NotLoggedIn(let m), .Server(let m):
+        return m
+    }
+}
+
 public final class TablePresenter {
     private let session: GameSession
     public private(set) var state: TableUi
@@ -37,23 +80,28 @@ public final class TablePresenter {
         self.state = TablePresenter.render(session.table(), error: nil)
     }
 
+    /// Lets the bots play until it is the human's turn; call once at the start of a hand.
     public func start() -> TableUi { update { try session.advance() } }
 
+    /// A tap on a tile of the hand: discards it when a discard is legal.
     public func tapTile(_ code: String) -> TableUi {
         let legal = session.table().pending?.legal ?? []
         guard let discard = legal.first(where: { if case .discard(let t) = $0 { return t == code }; return false }) else {
+            state = state.with(error: "You cannot discard \(code) now")
             return state
         }
         return press(discard)
     }
 
+    /// A button (or any action): applies it, then lets the bots play on.
     public func press(_ action: ActionModel) -> TableUi {
         update {
-            _ = try session.act(action: action)
+            try session.act(action: action)
             return try session.advance()
         }
     }
 
+    /// The decision's time ran out: take the safe default, as the rules say.
     public func timeout() -> TableUi {
         guard let fallback = session.table().pending?.onTimeout else { return state }
         return press(fallback)
@@ -61,13 +109,17 @@ public final class TablePresenter {
 
     public func hint() -> HintModel? { session.hint() }
 
+    /// The hint formatted for the hint panel.
+    public func hintUi() -> HintUi? { session.hint().map { HintUi.of($0) } }
+
+    /// Deals the next hand of a match; false when the match is over.
     public func nextHand() -> Bool {
         do {
             let moved = try session.nextHand()
             if moved { _ = start() }
             return moved
         } catch {
-            state = TablePresenter.render(session.table(), error: "\(error)")
+            state = TablePresenter.render(session.table(), error: message(of: error))
             return false
         }
     }
@@ -76,12 +128,17 @@ public final class TablePresenter {
         do {
             state = TablePresenter.render(try body(), error: nil)
         } catch {
-            state = TablePresenter.render(session.table(), error: "\(error)")
+            state = TablePresenter.render(session.table(), error: message(of: error))
         }
         return state
     }
 
-    static func label(_ a: ActionModel) -> String {
+    /// The countdown beside the status while a decision is timed: "8 s left"; nil otherwise.
+    public static func countdown(_ ui: TableUi, secondsLeft: Int) -> String? {
+        ui.secondsLimit > 0 && !ui.handFinished ? "\(max(secondsLeft, 0)) s left" : nil
+    }
+
+    public static func label(_ a: ActionModel) -> String {
         switch a {
         case .discard(let t): return "Discard \(t)"
         case .chow(let low): return "Chow \(low)"
@@ -93,24 +150,43 @@ public final class TablePresenter {
         }
     }
 
-    static func render(_ t: TableModel, error: String?) -> TableUi {
+    static func tileUi(_ m: TileModel, tappable: Bool, dimmed: Bool = false) -> TileUi {
+        TileUi(code: m.code, glyph: m.glyph, suit: m.suit, tappable: tappable, dimmed: dimmed)
+    }
+
+    public static func render(_ t: TableModel, error: String?) -> TableUi {
         let canDiscard = t.pending?.kind == .turn
-        let tile = { (m: TileModel) in TileUi(code: m.code, glyph: m.glyph, suit: m.suit, tappable: canDiscard) }
         var lines: [String] = []
         if let r = t.result {
             lines.append(r.winner.map { "Seat \($0) wins" + (r.selfDrawn ? " (self-drawn)" : "") } ?? "Draw: the wall is exhausted")
             lines += r.fans.map { "\($0.zh) \($0.en)  \($0.points)" + ($0.count > 1 ? " ×\($0.count)" : "") }
             if r.winner != nil { lines.append("Total \(r.total)") }
+            lines.append("Scores: " + r.deltas.map { String($0) }.joined(separator: " "))
         }
         let status: String
         if t.finished { status = "Hand over" }
         else if let p = t.pending { status = p.kind == .turn ? "Your turn: tap a tile to discard" : "Claim \(p.tile?.code ?? "")?" }
         else { status = "Waiting for the other players" }
+        let seats = t.seats.map { s in
+            SeatUi(
+                seat: Int(s.seat),
+                wind: s.wind,
+                isYou: s.isYou,
+                isTurn: s.isTurn,
+                isDealer: s.isDealer,
+                score: Int(s.score),
+                concealed: Int(s.concealedCount),
+                melds: s.melds.map { m in m.tiles.isEmpty ? "🀫🀫🀫🀫" : m.tiles.map { $0.glyph }.joined() },
+                discards: s.discards.map { tileUi($0.tile, tappable: false, dimmed: $0.claimed) },
+                flowers: s.flowers.count
+            )
+        }
         return TableUi(
             title: "Hand \(t.handNumber) · \(t.prevalentWind) round",
             status: status,
-            hand: t.hand.map(tile),
-            drawn: t.drawn.map(tile),
+            seats: seats,
+            hand: t.hand.map { tileUi($0, tappable: canDiscard) },
+            drawn: t.drawn.map { tileUi($0, tappable: canDiscard) },
             buttons: (t.pending?.legal ?? []).filter { if case .discard = $0 { return false }; return true }
                 .map { ButtonUi(label: label($0), action: $0) },
             wall: Int(t.wallRemaining),
@@ -120,5 +196,72 @@ public final class TablePresenter {
             matchFinished: t.matchFinished,
             error: error
         )
+    }
+}
+
+extension TableUi {
+    func with(error: String?) -> TableUi {
+        TableUi(title: title, status: status, seats: seats, hand: hand, drawn: drawn, buttons: buttons, wall: wall,
+                secondsLimit: secondsLimit, resultLines: resultLines, handFinished: handFinished,
+                matchFinished: matchFinished, error: error)
+    }
+}
+
+/// One of the top discard choices, as the hint panel lists it.
+public struct DiscardChoiceUi: Hashable {
+    public let tile: TileUi
+    /// "Discard 5m · 1 step from ready · 24 live useful tiles (3m 6m 4p)".
+    public let line: String
+    /// "Keeps 清一色 Full Flush, about 24 points", or nil.
+    public let value: String?
+    /// "Beats 7p: 38 live useful tiles against 24.", or nil.
+    public let versus: String?
+    public let recommended: Bool
+}
+
+/// The hint panel: what to do and why, and for a turn the top choices compared: distance, live
+/// useful tiles, the fan target each keeps with rough points, and why it beats the next one.
+public struct HintUi: Hashable {
+    public let headline: String
+    public let reason: String
+    public let choices: [DiscardChoiceUi]
+
+    public static let shown = 3
+
+    public static func of(_ h: HintModel) -> HintUi {
+        HintUi(
+            headline: h.recommended.map { "Suggested: \(TablePresenter.label($0))" } ?? "No suggestion",
+            reason: h.reason,
+            choices: h.discards.prefix(shown).map { d in
+                let live = liveText(Int(d.live)) + (d.useful.trimmingCharacters(in: .whitespaces).isEmpty ? "" : " (\(d.useful))")
+                return DiscardChoiceUi(
+                    tile: TablePresenter.tileUi(d.tile, tappable: false),
+                    line: ["Discard \(d.tile.code)", distance(Int(d.shanten)), live].joined(separator: " · "),
+                    value: value(target: d.target, points: d.points),
+                    versus: d.versus.flatMap { $0.isEmpty ? nil : $0 },
+                    recommended: h.recommended == .discard(tile: d.tile.code)
+                )
+            }
+        )
+    }
+
+    /// Shanten in words: "ready", "1 step from ready", "3 steps from ready".
+    public static func distance(_ shanten: Int) -> String {
+        if shanten < 0 { return "a winning hand" }
+        if shanten == 0 { return "ready" }
+        return shanten == 1 ? "1 step from ready" : "\(shanten) steps from ready"
+    }
+
+    public static func liveText(_ n: Int) -> String { n == 1 ? "1 live useful tile" : "\(n) live useful tiles" }
+
+    public static func points(_ n: UInt32) -> String { n == 1 ? "1 point" : "\(n) points" }
+
+    public static func value(target: String?, points p: UInt32) -> String? {
+        switch (target, p) {
+        case (let t?, let p) where p > 0: return "Keeps \(t), about \(points(p))"
+        case (let t?, _): return "Keeps \(t)"
+        case (nil, let p) where p > 0: return "About \(points(p))"
+        default: return nil
+        }
     }
 }

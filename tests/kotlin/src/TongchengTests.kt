@@ -181,6 +181,7 @@ fun main() {
 
     historyTests()
     sessionHistoryTests()
+    phoneScreenTests()
 
     val failed = results.count { it.second != null }
     println("kotlin: ${results.size - failed} passed, $failed failed")

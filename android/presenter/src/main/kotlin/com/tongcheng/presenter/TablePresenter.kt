@@ -8,8 +8,8 @@ import com.tongcheng.core.TableModel
 import com.tongcheng.core.TileModel
 import com.tongcheng.core.TongchengException
 
-/** A tile as the screen draws it. */
-data class TileUi(val code: String, val glyph: String, val suit: String, val tappable: Boolean)
+/** A tile as the screen draws it; `dimmed` for a discard taken into another seat's meld. */
+data class TileUi(val code: String, val glyph: String, val suit: String, val tappable: Boolean, val dimmed: Boolean = false)
 
 /** A button under the hand: claim, pass, win, kong. */
 data class ButtonUi(val label: String, val action: ActionModel)
@@ -20,12 +20,22 @@ data class SeatUi(
     val wind: String,
     val isYou: Boolean,
     val isTurn: Boolean,
+    val isDealer: Boolean,
     val score: Int,
     val concealed: Int,
     val melds: List<String>,
     val discards: List<TileUi>,
     val flowers: Int,
-)
+) {
+    /** The seat's line above its discards: "S (dealer) ▶ · +12 · 10 tiles · 2 flowers". */
+    val line: String
+        get() = listOfNotNull(
+            wind + (if (isDealer) " (dealer)" else "") + (if (isTurn) " ▶" else ""),
+            Lobby.signed(score.toLong()),
+            if (concealed == 1) "1 tile" else "$concealed tiles",
+            when (flowers) { 0 -> null; 1 -> "1 flower"; else -> "$flowers flowers" },
+        ).joinToString(" · ")
+}
 
 /** Everything the table screen shows: the screen renders this and nothing else. */
 data class TableUi(
@@ -77,6 +87,16 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
 
     fun hint(): HintModel? = session.hint()
 
+    /** The hint for the pending decision, formatted for the hint panel; null when there is no
+     *  decision. */
+    fun hintUi(): HintUi? = session.hint()?.let { HintUi.of(it) }
+
+    /** The match to keep when the app stops, or null when it is over (forget the kept one). */
+    fun keep(setup: MatchSetup?): SavedMatch? {
+        if (session.table().matchFinished) return null
+        return SavedMatch(session.savedJson(), setup, session.historyMatchId())
+    }
+
     /** Deals the next hand of a match; false when the match is over. */
     fun nextHand(): Boolean {
         val moved = try {
@@ -101,7 +121,11 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
     }
 
     companion object {
-        fun tileUi(t: TileModel, tappable: Boolean) = TileUi(t.code, t.glyph, t.suit, tappable)
+        fun tileUi(t: TileModel, tappable: Boolean, dimmed: Boolean = false) = TileUi(t.code, t.glyph, t.suit, tappable, dimmed)
+
+        /** The countdown beside the status while a decision is timed: "8 s left"; null otherwise. */
+        fun countdown(ui: TableUi, secondsLeft: Int): String? =
+            if (ui.secondsLimit > 0 && !ui.handFinished) "${secondsLeft.coerceAtLeast(0)} s left" else null
 
         fun label(a: ActionModel): String = when (a) {
             is ActionModel.Discard -> "Discard ${a.tile}"
@@ -141,10 +165,11 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
                         wind = s.wind,
                         isYou = s.isYou,
                         isTurn = s.isTurn,
+                        isDealer = s.isDealer,
                         score = s.score,
                         concealed = s.concealedCount.toInt(),
                         melds = s.melds.map { m -> if (m.tiles.isEmpty()) "🀫🀫🀫🀫" else m.tiles.joinToString("") { it.glyph } },
-                        discards = s.discards.map { tileUi(it.tile, false) },
+                        discards = s.discards.map { tileUi(it.tile, false, dimmed = it.claimed) },
                         flowers = s.flowers.size,
                     )
                 },
