@@ -140,13 +140,14 @@ pub struct MeldModel {
     pub tiles: Vec<TileModel>,
     pub claimed: Option<TileModel>,
     pub from_seat: Option<u8>,
-    /// 翻财神: how many of `tiles` (those showing the wild's face) are 白 playing that face;
-    /// draw them as 白.
+    /// 翻财神: how many of the meld's tiles are 白 playing the wild's face (already listed
+    /// as 白 in `tiles`).
     pub whites: u8,
 }
 
 impl MeldModel {
-    pub fn of(m: &TableMeld) -> MeldModel {
+    /// The meld as it lies; `wild` is the 财神 face, whose 白 stand-ins are listed as 白.
+    pub fn of(m: &TableMeld, wild: Option<Tile>) -> MeldModel {
         let kind = match m.kind {
             MeldKind::Chow => MeldKindModel::Chow,
             MeldKind::Pung => MeldKindModel::Pung,
@@ -156,7 +157,7 @@ impl MeldModel {
         };
         MeldModel {
             kind,
-            tiles: describe::meld_tiles(m)
+            tiles: describe::meld_tiles_laid(m, wild)
                 .into_iter()
                 .map(TileModel::of)
                 .collect(),
@@ -321,6 +322,10 @@ pub struct TableModel {
     pub finished: bool,
     pub result: Option<ResultModel>,
     pub match_finished: bool,
+    /// The wild (财神) under Hangzhou rules: name it on the table and mark it in the hand.
+    pub wild: Option<TileModel>,
+    /// 翻财神: the tile turned up to choose the wild.
+    pub wild_indicator: Option<TileModel>,
 }
 
 pub fn table(
@@ -346,7 +351,7 @@ pub fn table(
                 is_turn: v.turn == Some(s.seat),
                 score: scores[s.seat.index()],
                 concealed_count: s.concealed_count as u32,
-                melds: s.melds.iter().map(MeldModel::of).collect(),
+                melds: s.melds.iter().map(|m| MeldModel::of(m, v.wild)).collect(),
                 discards: s.discards.iter().map(DiscardModel::of).collect(),
                 flowers: s.flowers.iter().copied().map(TileModel::of).collect(),
             })
@@ -357,6 +362,8 @@ pub fn table(
         finished: v.finished,
         result: result.map(ResultModel::of),
         match_finished,
+        wild: v.wild.map(TileModel::of),
+        wild_indicator: v.wild_indicator.map(TileModel::of),
     }
 }
 

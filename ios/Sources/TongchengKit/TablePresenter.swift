@@ -10,6 +10,8 @@ public struct TileUi: Hashable {
     public let suit: String
     public let tappable: Bool
     public let dimmed: Bool
+    /// The Hangzhou 财神, marked in the hand.
+    public var wild: Bool = false
 }
 
 /// A button under the hand: claim, pass, win, kong.
@@ -182,11 +184,11 @@ public final class TablePresenter {
             )
         }
         return TableUi(
-            title: "Hand \(t.handNumber) · \(t.prevalentWind) round",
+            title: "Hand \(t.handNumber) · \(t.prevalentWind) round" + (t.wild.map { " · 财神 \($0.glyph) \($0.code)" } ?? ""),
             status: status,
             seats: seats,
-            hand: t.hand.map { tileUi($0, tappable: canDiscard) },
-            drawn: t.drawn.map { tileUi($0, tappable: canDiscard) },
+            hand: t.hand.map { m in var u = tileUi(m, tappable: canDiscard); u.wild = m.code == t.wild?.code; return u },
+            drawn: t.drawn.map { m in var u = tileUi(m, tappable: canDiscard); u.wild = m.code == t.wild?.code; return u },
             buttons: (t.pending?.legal ?? []).filter { if case .discard = $0 { return false }; return true }
                 .map { ButtonUi(label: label($0), action: $0) },
             wall: Int(t.wallRemaining),

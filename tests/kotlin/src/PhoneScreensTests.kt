@@ -28,6 +28,14 @@ fun phoneScreenTests() {
                 val m = l.startNew(seed++) ?: error("${rules.preset} did not start: ${l.state.notice}")
                 check(!m.resumed && m.setup == ui.setup && m.notice == null) { "a new match: ${m.notice}" }
                 m.presenter.use { p ->
+                    val first = p.start()
+                    // Hangzhou names its 财神 on the table and marks it in the hand.
+                    val wilds = rules.preset.startsWith("hangzhou")
+                    check(first.title.contains("财神") == wilds) { "${rules.preset}: ${first.title}" }
+                    if (wilds) {
+                        val code = first.title.substringAfterLast(' ')
+                        check((first.hand + listOfNotNull(first.drawn)).all { it.wild == (it.code == code) }) { "wild marks" }
+                    }
                     val end = playHand(p)
                     check(end.resultLines.isNotEmpty()) { "${rules.preset}: a result" }
                     check(!end.matchFinished) { "${rules.preset}: a whole match, not a single hand" }

@@ -9,7 +9,8 @@ import com.tongcheng.core.TileModel
 import com.tongcheng.core.TongchengException
 
 /** A tile as the screen draws it; `dimmed` for a discard taken into another seat's meld. */
-data class TileUi(val code: String, val glyph: String, val suit: String, val tappable: Boolean, val dimmed: Boolean = false)
+/** `wild`: the Hangzhou 财神, marked in the hand so it is never thrown by mistake. */
+data class TileUi(val code: String, val glyph: String, val suit: String, val tappable: Boolean, val dimmed: Boolean = false, val wild: Boolean = false)
 
 /** A button under the hand: claim, pass, win, kong. */
 data class ButtonUi(val label: String, val action: ActionModel)
@@ -157,7 +158,7 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
                 add("Scores: " + result.deltas.joinToString(" "))
             }
             return TableUi(
-                title = "Hand ${t.handNumber} · ${t.prevalentWind} round",
+                title = "Hand ${t.handNumber} · ${t.prevalentWind} round" + (t.wild?.let { " · 财神 ${it.glyph} ${it.code}" } ?: ""),
                 status = status,
                 seats = t.seats.map { s ->
                     SeatUi(
@@ -173,8 +174,8 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
                         flowers = s.flowers.size,
                     )
                 },
-                hand = t.hand.map { tileUi(it, canDiscard) },
-                drawn = t.drawn?.let { tileUi(it, canDiscard) },
+                hand = t.hand.map { tileUi(it, canDiscard).copy(wild = it.code == t.wild?.code) },
+                drawn = t.drawn?.let { d -> tileUi(d, canDiscard).copy(wild = d.code == t.wild?.code) },
                 buttons = buttons,
                 wall = t.wallRemaining.toInt(),
                 secondsLimit = pending?.timeLimitSecs?.toInt() ?: 0,
