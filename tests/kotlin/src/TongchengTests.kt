@@ -135,10 +135,12 @@ fun main() {
 
     test("1,000 sessions opened and closed: memory stays flat") {
         fun churn(n: Int) = repeat(n) { i -> GameSession(config(i.toULong())).use { s -> s.advance(); s.table() } }
-        // The first rounds warm up (JIT code cache, malloc arenas) and may step up once; a leak
-        // instead grows every round. So: six rounds of 1,000, and among the last four rounds at
-        // least one must leave the resident memory within 1 MB of where it was (a leak of 1 kB
-        // per session would grow each round by 1 MB), and the four together grow less than 12 MB.
+        // The JVM and malloc may step up once at any point (JIT code cache, a new arena: 14 MB
+        // was seen in round 3 on a loaded machine); a leak instead grows every round. So: six
+        // rounds of 1,000, and among the last four rounds at least one must leave the resident
+        // memory within 1 MB of where it was (a leak of 1 kB per session would grow each round
+        // by 1 MB), and the other three together, the one largest step set aside, grow less
+        // than 6 MB.
         val rss = mutableListOf<Long>()
         repeat(6) {
             churn(1000)
@@ -148,7 +150,8 @@ fun main() {
         println("     RSS after each 1,000 sessions: ${rss.joinToString(" ")} kB")
         val deltas = (2 until rss.size).map { rss[it] - rss[it - 1] }
         check(deltas.minOrNull()!! < 1_000) { "RSS grew every round: $deltas kB" }
-        check(rss[5] - rss[1] < 12_000) { "RSS grew by ${rss[5] - rss[1]} kB over 4,000 sessions" }
+        val steady = deltas.sorted().dropLast(1).sum()
+        check(steady < 6_000) { "RSS grew by $steady kB over 4,000 sessions, besides one step: $deltas kB" }
     }
 
     // A measurement, not a timed pass/fail: the 50 ms target is reported, and only a
