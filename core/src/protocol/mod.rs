@@ -92,8 +92,10 @@ pub struct Snapshot {
     pub hand: u32,
     /// Events of this hand the view reflects (the next event's index).
     pub events: u32,
-    /// What the seat may see, with its pending decision.
-    pub view: SeatView,
+    /// What the seat may see, with its pending decision; none before the hand is dealt
+    /// (while contributions are collected) and between hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<SeatView>,
     /// The pending decision's id and time left, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<u64>,
@@ -151,12 +153,15 @@ pub enum ServerMsg {
         index: u32,
         event: Event,
     },
-    /// A decision this seat must make; answer with [`ClientMsg::Act`] and this `id`.
+    /// A decision this seat must make; answer with [`ClientMsg::Act`] and this `id`. It
+    /// carries the seat's view at that moment, so a client has its table model (and hints)
+    /// without re-implementing the engine's bookkeeping.
     Decision {
         seq: u64,
         hand: u32,
         id: u64,
         decision: Decision,
+        view: Box<SeatView>,
         /// Time to answer (the rules' limit plus any bank time left).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
