@@ -32,10 +32,12 @@ struct TestServer {
 
 /// One round of two hands, 1 s limits: a short match.
 fn short_rules() -> RuleSet {
-    let mut r = RuleSet::default();
-    r.name = "online-test".into();
-    r.rounds = 1;
-    r.hands_per_round = 2;
+    let mut r = RuleSet {
+        name: "online-test".into(),
+        rounds: 1,
+        hands_per_round: 2,
+        ..RuleSet::default()
+    };
     r.time.first_discard_secs = 1;
     r.time.discard_secs = 1;
     r.time.claim_secs = 1;

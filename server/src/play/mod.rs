@@ -298,7 +298,7 @@ async fn join(
                     (Some(r), _) => r.clone(),
                     (None, None) => RuleSet::default(),
                     (None, Some(name)) => {
-                        if !state.config.accepted_rules.iter().any(|a| *a == name) {
+                        if !state.config.accepted_rules.contains(&name) {
                             return Err((
                                 ErrorCode::RulesNotAccepted,
                                 format!(
