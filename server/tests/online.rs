@@ -472,7 +472,11 @@ fn a_dropped_seat_plays_on_and_reconnects_without_losing_or_doubling_anything() 
 
 #[test]
 fn a_silent_person_goes_on_auto_play_and_the_match_finishes() {
-    let server = start(online(Some(short_rules())));
+    // With one second of bank time: the first decision has 1 s + 1 s, and once the bank is
+    // spent by a timeout, the limit alone.
+    let mut rules = short_rules();
+    rules.time.bank_secs = 1;
+    let server = start(online(Some(rules)));
     let t0 = Instant::now();
     let played = match_of(&server, "silent", &[Style::Quick, Style::Silent]);
     let silent = played.iter().find(|p| p.player == 1).unwrap();
@@ -481,7 +485,18 @@ fn a_silent_person_goes_on_auto_play_and_the_match_finishes() {
         assert_all_fair(p, 2);
         assert_clean_stream(p);
     }
-    // Two timeouts of 1 s, then the seat plays at once.
+    // The silent seat's decisions: timed until auto-play, then untimed (played at once).
+    let deadlines: Vec<Option<u64>> = silent
+        .frames
+        .iter()
+        .filter_map(|f| match ServerMsg::parse(f).unwrap() {
+            ServerMsg::Decision { deadline_ms, .. } => Some(deadline_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deadlines[..2], [Some(2000), Some(1000)], "{deadlines:?}");
+    assert!(deadlines[2..].iter().all(Option::is_none), "{deadlines:?}");
+    // Two timeouts (2 s and 1 s), then the seat plays at once.
     assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
 }
 
