@@ -124,9 +124,21 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
     let online = state.config.online.clone();
     let (mut sink, mut stream) = socket.split();
     let (out, mut out_rx) = mpsc::channel::<String>(4096);
+    // Answers the server asked for (a decision, a contribution, ready after a hand) are not
+    // charged to the rate limit: a client playing at machine speed (auto-answering) sends
+    // far more than a person, and must not lose its answers. Everything else is.
+    let asked = Arc::new(AtomicU64::new(0));
+    let granted = asked.clone();
     // The writer: frames from the table (and this connection) to the socket, in order.
     let writer = tokio::spawn(async move {
         while let Some(text) = out_rx.recv().await {
+            // Server messages serialize their tag first.
+            if ["decision", "commit", "hand_end"]
+                .iter()
+                .any(|t| text.starts_with(&format!("{{\"type\":\"{t}\"")))
+            {
+                granted.fetch_add(1, Ordering::Relaxed);
+            }
             if sink.send(Message::Text(text.into())).await.is_err() {
                 break;
             }
@@ -175,14 +187,21 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
                 continue;
             }
         };
-        if !bucket.take() {
+        let msg = ClientMsg::parse(text.as_str());
+        let answer = matches!(
+            msg,
+            Ok(ClientMsg::Act { .. } | ClientMsg::Contribute { .. } | ClientMsg::Ready)
+        ) && asked
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok();
+        if !answer && !bucket.take() {
             if bucket.refused > MAX_REFUSED {
                 break;
             }
             say(ErrorCode::RateLimited, "too many messages".into());
             continue;
         }
-        let msg = match ClientMsg::parse(text.as_str()) {
+        let msg = match msg {
             Ok(m) => m,
             Err(e) => {
                 say(e.code(), e.to_string());
