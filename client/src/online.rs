@@ -363,6 +363,11 @@ impl OnlineSession {
         s.view.as_ref().and_then(hint)
     }
 
+    /// The hand being played (0-based), or the last one.
+    pub fn hand(&self) -> u32 {
+        lock(&self.shared).seen.hand
+    }
+
     pub fn player(&self) -> Option<u8> {
         lock(&self.shared).player
     }
