@@ -113,6 +113,8 @@ struct Played {
     /// Event indices seen per hand, in arrival order.
     indices: BTreeMap<u32, Vec<u32>>,
     auto_play_seen: bool,
+    /// Welcomed back to a seat held (after a reconnect).
+    resumed: bool,
     errors: Vec<ErrorCode>,
 }
 
@@ -180,6 +182,7 @@ fn play(session: OnlineSession, style: Style, limit: Duration) -> Played {
                 let _ = session.act(action);
             }
             OnlineUpdate::AutoPlay { on } => out.auto_play_seen |= on,
+            OnlineUpdate::Joined { resumed, .. } => out.resumed |= resumed,
             OnlineUpdate::Error { code, .. } => out.errors.push(code),
             OnlineUpdate::MatchEnd { .. } => break,
             _ => {}
@@ -465,6 +468,7 @@ fn a_dropped_seat_plays_on_and_reconnects_without_losing_or_doubling_anything() 
     }
     // The dropped player's events of hand 0 are whole: every index once, in order.
     let dropped = played.iter().find(|p| p.player == 0).unwrap();
+    assert!(dropped.resumed, "the seat was not taken back");
     let n = dropped.records[0].0.events.len();
     assert_eq!(dropped.indices[&0].len(), n);
 }
@@ -608,6 +612,41 @@ fn hostile_input_gets_error_frames_and_changes_nothing() {
             ws.send(Message::Text(ping.into())).await.unwrap();
         }
         assert_eq!(next_error(&mut ws).await, Some(ErrorCode::RateLimited));
+    });
+
+    // Garbage of every shape at a table the server is playing: error frames, no panic,
+    // and the table plays on (the client below still gets its decisions and the match ends).
+    let (token2, _) = login(&server.url);
+    let rt2 = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt2.block_on(async {
+        let mut ws = raw(&server.url, Some(&token2)).await.unwrap();
+        let join = "{\"type\":\"join\",\"version\":1,\"table\":\"garbage\"}";
+        ws.send(Message::Text(join.into())).await.unwrap();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for i in 0..25u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let text = match i % 5 {
+                0 => format!("{{\"type\":\"act\",\"decision\":{x},\"action\":{{\"type\":\"pass\"}}}}"),
+                1 => format!("{{\"type\":\"contribute\",\"hand\":{},\"contribution\":\"{:064x}\"}}", x % 7, x),
+                2 => format!("{{\"type\":\"act\",\"decision\":{},\"action\":{{\"type\":\"discard\",\"tile\":\"{}m\"}}}}", x % 100, 1 + x % 9),
+                3 => String::from_utf8_lossy(&x.to_le_bytes()).into_owned(),
+                _ => "{\"type\":\"ready\"}{".to_string(),
+            };
+            ws.send(Message::Text(text.into())).await.unwrap();
+        }
+        ws.send(Message::Binary(vec![0xFF; 64].into())).await.unwrap();
+        let mut frames = 0;
+        while let Ok(Some(Ok(_))) =
+            tokio::time::timeout(Duration::from_millis(300), ws.next()).await
+        {
+            frames += 1;
+        }
+        assert!(frames > 5, "the server went quiet");
     });
 
     // Late, stale and illegal actions at a real table change nothing.

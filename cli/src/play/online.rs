@@ -15,6 +15,7 @@ use std::time::Duration;
 use tongcheng_client::{ClientError, OnlineOptions, OnlineSession, OnlineUpdate};
 use tongcheng_core::game::{Action, Decision, DecisionKind, Event};
 use tongcheng_core::history::HistoryStore;
+use tongcheng_core::protocol::ErrorCode;
 use tongcheng_core::seat::Seat;
 
 use super::Args;
@@ -190,13 +191,17 @@ pub fn run(args: Args) -> io::Result<()> {
             }
             OnlineUpdate::Error { code, message } => {
                 writeln!(out, "server: {message} ({code:?})")?;
+                if code == ErrorCode::Replaced {
+                    // Playing on elsewhere: taking the seat back would only start a tug of war.
+                    return Err(other("this seat is being played from another connection"));
+                }
             }
             OnlineUpdate::Disconnected { reason } => {
                 writeln!(out, "connection lost ({reason}); reconnecting")?;
                 std::thread::sleep(Duration::from_millis(500));
-                if let Err(e) = session.reconnect() {
-                    writeln!(out, "cannot reconnect: {e}")?;
-                }
+                session
+                    .reconnect()
+                    .map_err(|e| other(format!("cannot reconnect: {e}")))?;
             }
         }
         out.flush()?;

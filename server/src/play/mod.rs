@@ -139,7 +139,9 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
             {
                 granted.fetch_add(1, Ordering::Relaxed);
             }
-            if sink.send(Message::Text(text.into())).await.is_err() {
+            // A connection whose seat another one took is told so, then closed.
+            let replaced = text.starts_with("{\"type\":\"error\",\"code\":\"replaced\"");
+            if sink.send(Message::Text(text.into())).await.is_err() || replaced {
                 break;
             }
         }
