@@ -735,3 +735,87 @@ impl Worker {
         replies
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tongcheng_core::game::Event;
+
+    fn worker() -> Worker {
+        Worker {
+            url: String::new(),
+            bearer: HeaderValue::from_static("Bearer x"),
+            shared: Arc::new((Mutex::new(State::default()), Condvar::new())),
+            options: OnlineOptions::default(),
+        }
+    }
+
+    fn event(seq: u64, index: u32) -> String {
+        ServerMsg::Event {
+            seq,
+            hand: 0,
+            index,
+            event: Event::DrawGame,
+        }
+        .to_json()
+    }
+
+    #[test]
+    fn server_addresses_become_play_urls() {
+        assert_eq!(play_url("http://h:8080").unwrap(), "ws://h:8080/v1/play");
+        assert_eq!(play_url("https://h/").unwrap(), "wss://h/v1/play");
+        assert_eq!(play_url("ws://h").unwrap(), "ws://h/v1/play");
+        assert!(play_url("ftp://h").is_err());
+    }
+
+    #[test]
+    fn the_stream_drops_doubles_and_counts_gaps() {
+        let w = worker();
+        for (seq, index) in [(1, 0), (2, 1), (2, 1), (1, 0), (4, 3)] {
+            w.frame(&event(seq, index));
+        }
+        let s = lock(&w.shared);
+        assert_eq!(s.stats.last_seq, 4);
+        assert_eq!(s.stats.duplicates, 2);
+        assert_eq!(s.stats.gaps, 1);
+        let shown: Vec<u32> = s
+            .updates
+            .iter()
+            .filter_map(|u| match u {
+                OnlineUpdate::Event { index, .. } => Some(*index),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shown, [0, 1, 3]);
+    }
+
+    #[test]
+    fn a_commitment_is_answered_with_a_fresh_contribution_and_garbage_is_an_error() {
+        let w = worker();
+        let commit = ServerMsg::Commit {
+            seq: 1,
+            hand: 0,
+            commitment: Bytes32([1; 32]),
+            deadline_ms: 100,
+        };
+        let replies = w.frame(&commit.to_json());
+        let [
+            ClientMsg::Contribute {
+                hand: 0,
+                contribution,
+            },
+        ] = replies.as_slice()
+        else {
+            panic!("{replies:?}");
+        };
+        assert_eq!(lock(&w.shared).seen.contribution, Some(*contribution));
+        assert!(w.frame("{not json").is_empty());
+        assert!(matches!(
+            lock(&w.shared).updates.back(),
+            Some(OnlineUpdate::Error {
+                code: ErrorCode::BadMessage,
+                ..
+            })
+        ));
+    }
+}

@@ -303,3 +303,19 @@ fn decision_ids_order_by_hand_then_events() {
     assert!(decision_id(0, 500) < decision_id(1, 0));
     assert_ne!(decision_id(2, 3), decision_id(3, 2));
 }
+
+#[test]
+fn a_hand_is_redealt_only_before_its_first_action() {
+    let mut t = Table::new(TableConfig::match_against_bots(crate::bot::Level::Easy, 4));
+    let before = t.game().events().to_vec();
+    assert!(t.redeal(Seed::from_u64(77)));
+    assert_eq!(t.game().setup().seed, Seed::from_u64(77));
+    assert_ne!(t.game().events(), &before[..]);
+    t.run_bots();
+    let d = t.decision(0).unwrap();
+    t.act(0, d.on_timeout).unwrap();
+    let played = t.game().actions().len();
+    assert!(!t.redeal(Seed::from_u64(78)));
+    assert_eq!(t.game().setup().seed, Seed::from_u64(77));
+    assert_eq!(t.game().actions().len(), played);
+}
