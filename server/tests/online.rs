@@ -504,6 +504,38 @@ fn a_silent_person_goes_on_auto_play_and_the_match_finishes() {
 }
 
 #[test]
+fn bots_take_the_seats_nobody_came_for() {
+    let mut o = online(Some(short_rules()));
+    o.lobby_ms = 300;
+    let server = start(o);
+    let (token, _) = login(&server.url);
+    // A table for three people; only one comes.
+    let session = connect(&server.url, &token, "lonely", 3);
+    let t0 = Instant::now();
+    let p = play(session, Style::Quick, Duration::from_secs(20));
+    assert!(
+        t0.elapsed() >= Duration::from_millis(250),
+        "started before the lobby closed"
+    );
+    assert_all_fair(&p, 2);
+    assert_clean_stream(&p);
+    // Everyone else at the table was a bot: their seats never needed an answer.
+    let frames: Vec<ServerMsg> = p
+        .frames
+        .iter()
+        .map(|f| ServerMsg::parse(f).unwrap())
+        .collect();
+    let welcome = frames
+        .iter()
+        .find_map(|m| match m {
+            ServerMsg::Welcome { players, .. } => Some(players.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(welcome.iter().filter(|p| p.person).count(), 1);
+}
+
+#[test]
 fn a_server_that_lies_about_its_seed_is_caught() {
     let mut o = online(Some(short_rules()));
     o.dishonest_reveal = true;
