@@ -119,6 +119,21 @@ fn with_session<T>(
     }
 }
 
+/// The history file and a session token for `server` (logging in when there is none), for
+/// online play; `fresh` forgets a saved session the server no longer takes.
+pub fn play_session(
+    server: &str,
+    db: Option<PathBuf>,
+    fresh: bool,
+) -> io::Result<(PathBuf, String)> {
+    let files = Files::of(db)?;
+    if fresh {
+        Session::forget(&files.session);
+    }
+    let (_, s) = connect(server, &files)?;
+    Ok((files.db, s.token))
+}
+
 pub fn run_login(args: ServerArgs) -> io::Result<()> {
     let files = Files::of(args.db)?;
     let mut api = HttpApi::new(&args.server).map_err(err)?;

@@ -108,6 +108,11 @@ impl HttpApi {
         self.token = token;
     }
 
+    /// The session token, once logged in (an online table's connection sends it too).
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
     pub fn base(&self) -> &str {
         &self.base
     }

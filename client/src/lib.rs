@@ -10,6 +10,8 @@
 //! - [`sync`]: the sync engine — the outbox up, other devices' hands down — written against
 //!   the [`sync::SyncTransport`] trait, so it has no network code of its own and maps
 //!   directly to Kotlin/Swift (which may bring their own transport);
+//! - [`online`]: the online session — a seat at a server-hosted table over a WebSocket,
+//!   checking every hand's wall;
 //! - [`wire`]: the JSON types of the server's `/v1` API.
 
 #![forbid(unsafe_code)]
@@ -17,6 +19,7 @@
 pub mod error;
 pub mod http;
 pub mod identity;
+pub mod online;
 pub mod session;
 pub mod sync;
 pub mod wire;
@@ -24,5 +27,6 @@ pub mod wire;
 pub use error::ClientError;
 pub use http::{HttpApi, RetryPolicy};
 pub use identity::Identity;
+pub use online::{OnlineOptions, OnlineSession, OnlineUpdate};
 pub use session::Session;
 pub use sync::{SyncOptions, SyncReport, SyncTransport, sync};

@@ -5,11 +5,13 @@
 
 pub mod bot;
 pub mod describe;
+pub mod fair;
 pub mod game;
 pub mod hand;
 pub mod hint;
 #[cfg(feature = "history")]
 pub mod history;
+pub mod protocol;
 pub mod record;
 pub mod rules;
 pub mod score;

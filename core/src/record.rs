@@ -19,6 +19,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::fair::{FairWall, FairnessError};
 use crate::game::{Action, Event, Game, HandResult, HandSetup, Scorer, WinScore};
 use crate::rules::RuleSet;
 use crate::score::hangzhou;
@@ -133,6 +134,12 @@ pub struct HandRecord {
     pub actions: Vec<RecordedAction>,
     pub events: Vec<Event>,
     pub result: HandResult,
+    /// Online hands: the proof that nobody chose the wall (commitment, contributions,
+    /// reveal). Absent from offline records, which are then written exactly as before, so
+    /// the format version and the content id are unchanged; the verifier checks it when
+    /// present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<FairWall>,
 }
 
 /// Why a record text could not be read.
@@ -186,6 +193,8 @@ pub enum ReplayError {
     ResultDiffers(String),
     #[error("the record's setup is impossible: {0}")]
     BadSetup(String),
+    #[error("the wall is not the one committed: {0}")]
+    Unfair(FairnessError),
 }
 
 impl HandRecord {
@@ -204,6 +213,7 @@ impl HandRecord {
             setup: game.setup().clone(),
             actions,
             events: game.events().to_vec(),
+            fairness: None,
         })
     }
 
@@ -367,6 +377,9 @@ impl Verifier {
         }
         self.check_rules(&record.setup.rules)?;
         check_setup(&record.setup)?;
+        if let Some(f) = &record.fairness {
+            f.check(&record.setup.seed).map_err(ReplayError::Unfair)?;
+        }
         replay_checked(record)
     }
 

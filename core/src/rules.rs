@@ -103,6 +103,15 @@ pub struct TimeLimits {
     pub discard_secs: u32,
     /// Deciding whether to claim a discard (or rob a kong).
     pub claim_secs: u32,
+    /// Bank time (时间银行): seconds each player may spend over the limits above in a whole
+    /// match, used only once a decision's own limit has run out. 0 (the presets): none.
+    /// Left out of the JSON when 0, so existing rule sets, records and their ids are unchanged.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub bank_secs: u32,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A complete description of the rules of a hand and a match.
@@ -204,6 +213,7 @@ impl RuleSet {
                 first_discard_secs: 30,
                 discard_secs: 15,
                 claim_secs: 3,
+                bank_secs: 0,
             },
             mcr: McrOptions::default(),
             scoring: Scoring::Mcr,
@@ -259,6 +269,7 @@ impl RuleSet {
                 first_discard_secs: 30,
                 discard_secs: 15,
                 claim_secs: 5,
+                bank_secs: 0,
             },
             mcr: McrOptions::default(),
             scoring: Scoring::Hangzhou(HangzhouScoring {
@@ -391,6 +402,12 @@ impl RuleSet {
             if !(1..=MAX_DECISION_SECS).contains(&secs) {
                 return bad(format!("time.{what} {secs} (1–{MAX_DECISION_SECS} s)"));
             }
+        }
+        if t.bank_secs > MAX_DECISION_SECS {
+            return bad(format!(
+                "time.bank_secs {} (0–{MAX_DECISION_SECS} s)",
+                t.bank_secs
+            ));
         }
         Ok(())
     }

@@ -18,6 +18,7 @@ pub mod history;
 pub mod model;
 pub mod online;
 pub mod session;
+pub mod table_online;
 
 uniffi::setup_scaffolding!();
 

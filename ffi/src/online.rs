@@ -82,6 +82,15 @@ impl OnlineClient {
     fn api(&self) -> MutexGuard<'_, HttpApi> {
         self.api.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// The session token after a login (for the online table's connection).
+    pub(crate) fn token(&self) -> Option<String> {
+        self.api().token().map(str::to_string)
+    }
+
+    pub(crate) fn server(&self) -> String {
+        self.api().base().to_string()
+    }
 }
 
 #[uniffi::export]

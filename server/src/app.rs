@@ -11,6 +11,7 @@ use tongcheng_core::record::Verifier;
 use tongcheng_core::rules::RuleSet;
 
 use crate::metrics::{self, Metrics};
+use crate::play::{Lobby, OnlineConfig};
 use crate::ratelimit::{LimitConfig, RateLimits};
 use crate::routes;
 use crate::store::Store;
@@ -30,6 +31,8 @@ pub struct Config {
     /// Request bodies larger than this are refused (413).
     pub body_limit: usize,
     pub limits: LimitConfig,
+    /// Online tables: timers of the table host, abuse limits.
+    pub online: OnlineConfig,
 }
 
 impl Default for Config {
@@ -46,6 +49,7 @@ impl Default for Config {
             max_pull: 200,
             body_limit: 4 << 20,
             limits: LimitConfig::default(),
+            online: OnlineConfig::default(),
         }
     }
 }
@@ -57,6 +61,8 @@ pub struct Shared {
     pub metrics: Metrics,
     pub limits: RateLimits,
     pub config: Config,
+    /// The online tables being played.
+    pub lobby: Lobby,
 }
 
 pub type AppState = Arc<Shared>;
@@ -72,6 +78,7 @@ impl Shared {
             metrics: Metrics::default(),
             limits: RateLimits::new(&config.limits),
             config,
+            lobby: Lobby::default(),
         }))
     }
 }
@@ -92,6 +99,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/devices/{id}", delete(routes::devices::revoke))
         .route("/v1/sync/upload", post(routes::sync::upload))
         .route("/v1/sync/pull", get(routes::sync::pull))
+        .route("/v1/play", get(crate::play::play))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(DefaultBodyLimit::max(state.config.body_limit))
@@ -103,12 +111,17 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Serves until `shutdown` completes, with each connection's address known to the handlers
-/// (rate limits per IP).
+/// (rate limits per IP). Nagle's algorithm is off: an online table's frames are small and
+/// must go out at once (with it, every answer waited ~40 ms for the peer's delayed ACK).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(
         listener,
         router(state).into_make_service_with_connect_info::<SocketAddr>(),

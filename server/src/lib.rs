@@ -21,6 +21,7 @@ pub mod bench;
 pub mod error;
 pub mod metrics;
 pub mod openapi;
+pub mod play;
 pub mod ratelimit;
 pub mod routes;
 pub mod store;

@@ -6,6 +6,7 @@
 //! drive the same [`table::Table`], so they play by exactly the same rules and bots.
 
 mod command;
+mod online;
 mod scripted;
 mod store;
 mod table;
@@ -52,6 +53,18 @@ pub struct Args {
     /// claims never wait on it.
     #[arg(long, default_value = "relaxed")]
     pub clock: Clock,
+    /// Play online at a table the server hosts (moves as lines; see `online`).
+    #[arg(long, requires = "server")]
+    pub online: bool,
+    /// The server for `--online`, e.g. http://127.0.0.1:8080.
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
+    /// The online table to sit at (made when new); without it, a table of one's own.
+    #[arg(long, value_name = "ID")]
+    pub table: Option<String>,
+    /// People a new online table waits for (1–4); bots take the other seats.
+    #[arg(long, default_value_t = 1)]
+    pub people: u8,
 }
 
 /// How long the human has for a decision in offline play (a player setting, as in phone
@@ -94,6 +107,9 @@ pub struct Setup {
 }
 
 pub fn run(args: Args) -> io::Result<()> {
+    if args.online {
+        return online::run(args);
+    }
     let rules = RuleSet::preset(&args.rules).ok_or_else(|| {
         io::Error::other(format!(
             "unknown rule set '{}' (known: {})",

@@ -98,6 +98,21 @@ impl Match {
         &self.game
     }
 
+    /// Deals the current hand again from `seed`, before anyone has acted: an online host
+    /// deals each hand from the seed its players helped make (see [`crate::fair`]) rather
+    /// than from the match seed. False, and nothing changes, once the hand has an action.
+    pub fn redeal(&mut self, seed: Seed) -> bool {
+        if !self.game.actions().is_empty() || self.game.is_finished() {
+            return false;
+        }
+        let setup = HandSetup {
+            seed,
+            ..self.game.setup().clone()
+        };
+        self.game = Game::new(setup);
+        true
+    }
+
     /// Plays an action in the current hand.
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<(), GameError> {
         self.game.apply(seat, action)

@@ -330,6 +330,19 @@ impl Table {
         self.timeouts[player % 4]
     }
 
+    /// Deals the current hand again from `seed` before anyone has acted (online tables deal
+    /// from a provably fair seed, [`crate::fair`]). Such a table is for hosts that keep it in
+    /// memory: its saved form still names the match seed, so it does not resume. False, and
+    /// nothing changes, once the hand has an action.
+    pub fn redeal(&mut self, seed: Seed) -> bool {
+        if !self.play.redeal(seed) {
+            return false;
+        }
+        self.cursors = [0; 4];
+        self.deadlines = [None; 4];
+        true
+    }
+
     /// Player `player`'s answer. Refused (and nothing changes) when the slot is a bot's or
     /// the action is not legal now.
     pub fn act(&mut self, player: usize, action: Action) -> Result<(), GameError> {

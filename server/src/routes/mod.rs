@@ -33,6 +33,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("delete", "/v1/devices/{id}"),
     ("post", "/v1/sync/upload"),
     ("get", "/v1/sync/pull"),
+    ("get", "/v1/play"),
 ];
 
 /// `GET /healthz`.

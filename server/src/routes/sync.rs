@@ -201,6 +201,7 @@ pub fn replay_code(e: &ReplayError) -> &'static str {
         ReplayError::EventDiffers { .. } => "event_differs",
         ReplayError::EventCount { .. } => "event_count",
         ReplayError::ResultDiffers(_) => "result_differs",
+        ReplayError::Unfair(_) => "unfair_wall",
         ReplayError::BadSetup(_) => "bad_setup",
         _ => "not_verified",
     }

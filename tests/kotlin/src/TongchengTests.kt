@@ -185,6 +185,7 @@ fun main() {
     historyTests()
     sessionHistoryTests()
     phoneScreenTests()
+    onlineTableTests()
 
     val failed = results.count { it.second != null }
     println("kotlin: ${results.size - failed} passed, $failed failed")
@@ -360,5 +361,74 @@ fun sessionHistoryTests() {
             }
         }
         dir.deleteRecursively()
+    }
+}
+
+fun onlineTableTests() {
+    test("plays an online hand through OnlineSession against a real server, every wall verified") {
+        class Vault : KeyVault {
+            var secret: ByteArray? = null
+            override fun loadSecret(): ByteArray? = secret
+            override fun storeSecret(secret: ByteArray) { this.secret = secret }
+        }
+        val dir = java.nio.file.Files.createTempDirectory("tongcheng-table").toFile()
+        val server = ProcessBuilder(
+            System.getProperty("tongcheng.server"), "--listen", "127.0.0.1:0",
+            "--database", "sqlite:" + File(dir, "server.db").path,
+        ).redirectErrorStream(true).start()
+        try {
+            val first = server.inputStream.bufferedReader().readLine() ?: error("the server printed nothing")
+            val url = Regex("http://[0-9.:]+").find(first)?.value ?: error("no address in: $first")
+            HistoryStore.open(File(dir, "a.db").path).use { store ->
+                OnlineClient(url, Vault(), store).use { phone ->
+                    try {
+                        phone.play(null, 1u, "guobiao").close()
+                        error("played without logging in")
+                    } catch (e: TongchengException.NotLoggedIn) {}
+                    phone.login("phone", null)
+                    phone.play("kotlin-table", 1u, "guobiao").use { s ->
+                        var joined = false
+                        var decisions = 0
+                        var ends = 0
+                        var refused = false
+                        val until = System.currentTimeMillis() + 60_000
+                        while (ends < 1 && System.currentTimeMillis() < until) {
+                            when (val u = s.nextUpdate(200uL)) {
+                                is OnlineUpdateModel.Joined -> {
+                                    joined = true
+                                    check(u.table == "kotlin-table" && u.players.count { it.endsWith("(bot)") } == 3) { "joined: $u" }
+                                }
+                                is OnlineUpdateModel.Decision -> {
+                                    decisions++
+                                    check(s.table()?.pending == u.pending) { "the table model has the decision" }
+                                    if (!refused && u.pending.kind == DecisionKindModel.TURN) {
+                                        // A move that is not legal is refused, and nothing changes.
+                                        try {
+                                            s.act(ActionModel.Pung)
+                                            error("a pung on one's own turn was sent")
+                                        } catch (e: TongchengException.IllegalAction) { refused = true }
+                                        check(s.table()?.pending == u.pending) { "still the same decision" }
+                                    }
+                                    s.act(u.pending.onTimeout)
+                                }
+                                is OnlineUpdateModel.HandEnd -> {
+                                    ends++
+                                    check(u.fair && u.problem == null) { "hand ${u.hand} does not verify: ${u.problem}" }
+                                    store.saveHand(u.recordJson, u.yourSeat, System.currentTimeMillis() / 1000, null)
+                                }
+                                else -> {}
+                            }
+                        }
+                        check(joined && decisions > 0 && refused) { "joined $joined, $decisions decisions" }
+                        check(ends == 1 && s.handsVerified() == 1u && s.handsUnfair() == 0u) { "hands: $ends" }
+                    }
+                    check(store.listHands(0u, 10u).size == 1) { "the online hand is in the history" }
+                }
+            }
+        } finally {
+            server.destroy()
+            server.waitFor()
+            dir.deleteRecursively()
+        }
     }
 }

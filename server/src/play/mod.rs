@@ -1,0 +1,384 @@
+//! Online tables: `GET /v1/play` upgrades to a WebSocket carrying the core's
+//! [`tongcheng_core::protocol`] messages.
+//!
+//! The session token is checked before the upgrade (the same `Authorization: Bearer` as the
+//! HTTP API), so nobody unauthenticated holds a socket. A connection then has `auth_ms` to
+//! join a table and `idle_ms` between messages; messages are bounded in size and rate. Each
+//! table is one task ([`table::TableTask`]); a connection only forwards its messages there
+//! and writes out what the table sends, so a hostile client can at worst lose its own seat.
+
+pub mod table;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, oneshot};
+use tongcheng_core::protocol::{
+    ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, ServerMsg,
+};
+use tongcheng_core::rules::RuleSet;
+
+use crate::app::AppState;
+use crate::routes::Authed;
+use table::{Cmd, TableTask, Tables};
+
+/// How online tables are run. The defaults are the real game's; tests shorten them.
+#[derive(Clone, Debug)]
+pub struct OnlineConfig {
+    /// Every new table plays these rules instead of a preset (tests: short matches, short
+    /// timers). `None`: the preset a join names, if the server accepts it, else `guobiao`.
+    pub rules: Option<RuleSet>,
+    /// Time for people to send their wall contributions.
+    pub contribute_ms: u64,
+    /// Pause between hands unless every person says ready sooner.
+    pub ready_ms: u64,
+    /// Time for a table's people to arrive before bots take the empty seats.
+    pub lobby_ms: u64,
+    /// Time from the upgrade to the join.
+    pub auth_ms: u64,
+    /// Longest silence from a client (clients ping).
+    pub idle_ms: u64,
+    /// How long a finished table stays for its people to read the end.
+    pub linger_ms: u64,
+    /// Messages per second per connection, with bursts up to `burst`.
+    pub per_sec: f64,
+    pub burst: f64,
+    pub max_tables: usize,
+    /// Test hook only: reveal another seed than the committed one, so tests can show that
+    /// clients catch a lying server. Never set in a real server.
+    pub dishonest_reveal: bool,
+}
+
+impl Default for OnlineConfig {
+    fn default() -> OnlineConfig {
+        OnlineConfig {
+            rules: None,
+            contribute_ms: 3_000,
+            ready_ms: 10_000,
+            lobby_ms: 120_000,
+            auth_ms: 10_000,
+            idle_ms: 60_000,
+            linger_ms: 30_000,
+            per_sec: 20.0,
+            burst: 40.0,
+            max_tables: 10_000,
+            dishonest_reveal: false,
+        }
+    }
+}
+
+/// The lobby: tables by id, and connection ids.
+#[derive(Default)]
+pub struct Lobby {
+    tables: Arc<Mutex<Tables>>,
+    next_conn: AtomicU64,
+}
+
+impl Lobby {
+    pub fn tables(&self) -> usize {
+        self.tables.lock().map(|t| t.len()).unwrap_or(0)
+    }
+}
+
+/// `GET /v1/play`: a session token is needed before the upgrade.
+pub async fn play(State(state): State<AppState>, auth: Authed, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(MAX_CLIENT_MESSAGE)
+        .max_frame_size(MAX_CLIENT_MESSAGE)
+        .on_upgrade(move |socket| connection(socket, state, auth))
+}
+
+/// A per-connection token bucket.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+    per_sec: f64,
+    burst: f64,
+    refused: u32,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.per_sec)
+            .min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            self.refused += 1;
+            false
+        }
+    }
+}
+
+/// Refused messages after which a connection is closed.
+const MAX_REFUSED: u32 = 100;
+
+async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
+    let online = state.config.online.clone();
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut out_rx) = mpsc::channel::<String>(4096);
+    // Answers the server asked for (a decision, a contribution, ready after a hand) are not
+    // charged to the rate limit: a client playing at machine speed (auto-answering) sends
+    // far more than a person, and must not lose its answers. Everything else is.
+    let asked = Arc::new(AtomicU64::new(0));
+    let granted = asked.clone();
+    // The writer: frames from the table (and this connection) to the socket, in order.
+    let writer = tokio::spawn(async move {
+        while let Some(text) = out_rx.recv().await {
+            // Server messages serialize their tag first.
+            if ["decision", "commit", "hand_end"]
+                .iter()
+                .any(|t| text.starts_with(&format!("{{\"type\":\"{t}\"")))
+            {
+                granted.fetch_add(1, Ordering::Relaxed);
+            }
+            // A connection whose seat another one took is told so, then closed.
+            let replaced = text.starts_with("{\"type\":\"error\",\"code\":\"replaced\"");
+            if sink.send(Message::Text(text.into())).await.is_err() || replaced {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let conn = state.lobby.next_conn.fetch_add(1, Ordering::Relaxed);
+    let say = |code: ErrorCode, msg: String| {
+        let _ = out.try_send(ServerMsg::error(code, msg).to_json());
+    };
+    let mut bucket = Bucket {
+        tokens: online.burst,
+        at: Instant::now(),
+        per_sec: online.per_sec,
+        burst: online.burst,
+        refused: 0,
+    };
+    let mut seat: Option<(u8, mpsc::Sender<Cmd>)> = None;
+    loop {
+        let wait = if seat.is_none() {
+            online.auth_ms
+        } else {
+            online.idle_ms
+        };
+        let frame = match tokio::time::timeout(Duration::from_millis(wait), stream.next()).await {
+            Err(_) => {
+                say(
+                    ErrorCode::Timeout,
+                    if seat.is_none() {
+                        "no join in time".into()
+                    } else {
+                        "silent for too long".into()
+                    },
+                );
+                break;
+            }
+            Ok(None) | Ok(Some(Err(_))) => break,
+            Ok(Some(Ok(m))) => m,
+        };
+        let text = match frame {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) => {
+                say(ErrorCode::BadMessage, "text frames only".into());
+                continue;
+            }
+        };
+        let msg = ClientMsg::parse(text.as_str());
+        let answer = matches!(
+            msg,
+            Ok(ClientMsg::Act { .. } | ClientMsg::Contribute { .. } | ClientMsg::Ready)
+        ) && asked
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok();
+        if !answer && !bucket.take() {
+            if bucket.refused > MAX_REFUSED {
+                break;
+            }
+            say(ErrorCode::RateLimited, "too many messages".into());
+            continue;
+        }
+        let msg = match msg {
+            Ok(m) => m,
+            Err(e) => {
+                say(e.code(), e.to_string());
+                continue;
+            }
+        };
+        match (&seat, msg) {
+            (_, ClientMsg::Ping { nonce }) => {
+                let _ = out.try_send(ServerMsg::Pong { nonce }.to_json());
+            }
+            (
+                None,
+                ClientMsg::Join {
+                    version,
+                    table,
+                    people,
+                    rules,
+                    after,
+                },
+            ) => {
+                if version != PROTOCOL_VERSION {
+                    say(
+                        ErrorCode::UnsupportedVersion,
+                        format!("this server speaks protocol {PROTOCOL_VERSION}"),
+                    );
+                    continue;
+                }
+                match join(
+                    &state,
+                    &auth,
+                    conn,
+                    out.clone(),
+                    table,
+                    people,
+                    rules,
+                    after,
+                )
+                .await
+                {
+                    Ok(s) => seat = Some(s),
+                    Err((code, m)) => say(code, m),
+                }
+            }
+            (None, _) => say(ErrorCode::NotJoined, "join a table first".into()),
+            (Some(_), ClientMsg::Join { .. }) => {
+                say(ErrorCode::AlreadyJoined, "already at a table".into())
+            }
+            (Some((player, tx)), msg) => {
+                let leave = matches!(msg, ClientMsg::Leave);
+                if tx
+                    .send(Cmd::Msg {
+                        player: *player,
+                        conn,
+                        msg,
+                    })
+                    .await
+                    .is_err()
+                {
+                    say(ErrorCode::MatchOver, "the table is gone".into());
+                    break;
+                }
+                if leave {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some((player, tx)) = seat {
+        let _ = tx.send(Cmd::Gone { player, conn }).await;
+    }
+    drop(out);
+    let _ = writer.await;
+}
+
+/// Finds or makes the table and takes a seat at it.
+#[allow(clippy::too_many_arguments)]
+async fn join(
+    state: &AppState,
+    auth: &Authed,
+    conn: u64,
+    out: mpsc::Sender<String>,
+    table: Option<String>,
+    people: Option<u8>,
+    rules: Option<String>,
+    after: Option<u64>,
+) -> Result<(u8, mpsc::Sender<Cmd>), (ErrorCode, String)> {
+    let online = &state.config.online;
+    let id = table.unwrap_or_else(|| {
+        let mut b = [0u8; 8];
+        let _ = getrandom::getrandom(&mut b);
+        tongcheng_core::record::hex(&b)
+    });
+    let tx = {
+        let mut tables = state
+            .lobby
+            .tables
+            .lock()
+            .map_err(|_| (ErrorCode::Internal, "lobby unavailable".to_string()))?;
+        match tables.get(&id) {
+            Some(tx) if !tx.is_closed() => tx.clone(),
+            // Coming back to a table that is gone: its match ended long ago.
+            _ if after.is_some() => {
+                return Err((ErrorCode::MatchOver, "that table's match is over".into()));
+            }
+            _ => {
+                if tables.len() >= online.max_tables {
+                    return Err((
+                        ErrorCode::TableFull,
+                        "the server has no room for a table".into(),
+                    ));
+                }
+                let rules = match (&online.rules, rules) {
+                    (Some(r), _) => r.clone(),
+                    (None, None) => RuleSet::default(),
+                    (None, Some(name)) => {
+                        if !state.config.accepted_rules.contains(&name) {
+                            return Err((
+                                ErrorCode::RulesNotAccepted,
+                                format!(
+                                    "rules '{}' are not played here",
+                                    crate::error::clip(&name)
+                                ),
+                            ));
+                        }
+                        RuleSet::preset(&name).ok_or_else(|| {
+                            (ErrorCode::RulesNotAccepted, "no such preset".to_string())
+                        })?
+                    }
+                };
+                let (tx, rx) = mpsc::channel(1024);
+                let task = TableTask::new(
+                    id.clone(),
+                    online.clone(),
+                    rules,
+                    people.unwrap_or(1),
+                    state.store.clone(),
+                    rx,
+                );
+                let lobby = state.lobby.tables.clone();
+                let closing = id.clone();
+                let mine = tx.clone();
+                tokio::spawn(task.run(Box::new(move || {
+                    if let Ok(mut t) = lobby.lock()
+                        && t.get(&closing).is_some_and(|s| s.same_channel(&mine))
+                    {
+                        t.remove(&closing);
+                    }
+                })));
+                tables.insert(id.clone(), tx.clone());
+                tx
+            }
+        }
+    };
+    let store = state.store.clone();
+    let account_id = auth.session.account_id;
+    let name = tokio::task::spawn_blocking(move || store.account(account_id))
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten()
+        .map_or_else(|| format!("player {account_id}"), |a| a.display_name);
+    let (reply, answer) = oneshot::channel();
+    tx.send(Cmd::Join {
+        account: account_id,
+        device: auth.session.device_id,
+        name,
+        after,
+        conn,
+        out,
+        reply,
+    })
+    .await
+    .map_err(|_| (ErrorCode::MatchOver, "the table is gone".to_string()))?;
+    let player = answer
+        .await
+        .map_err(|_| (ErrorCode::MatchOver, "the table is gone".to_string()))??;
+    Ok((player, tx))
+}

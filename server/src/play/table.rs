@@ -1,0 +1,777 @@
+//! One online table: a tokio task that owns the core's [`Table`] and talks to its people's
+//! connections through channels. Everything about the match happens here, in order, so there
+//! are no locks around the game: connections only send commands in and read frames out.
+//!
+//! Per hand: commit to a secret seed, collect contributions (until every connected person
+//! sent one, or the deadline), deal from the fair seed, then play: bots and seats on
+//! auto-play answer at once, people get their decision with a deadline (the rules' limit plus
+//! bank time), a missed deadline plays the decision's timeout action and two in a row put the
+//! seat on auto-play until its person acts again. At the end every person gets the record
+//! with the reveal, and the hand is stored in each person's synced records.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tongcheng_core::bot::{Bot, Level, LevelBot};
+use tongcheng_core::fair::{Contribution, FairWall, commit};
+use tongcheng_core::game::Action;
+use tongcheng_core::protocol::{
+    ClientMsg, ErrorCode, HandEnd, PlayerInfo, ServerMsg, Snapshot, decision_id, seat_events,
+};
+use tongcheng_core::rules::RuleSet;
+use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
+use tongcheng_core::wall::Seed;
+
+use super::OnlineConfig;
+use crate::store::{NewRecord, Store};
+
+/// What a connection asks of its table.
+pub enum Cmd {
+    Join {
+        account: i64,
+        device: i64,
+        name: String,
+        after: Option<u64>,
+        conn: u64,
+        out: mpsc::Sender<String>,
+        reply: oneshot::Sender<Result<u8, (ErrorCode, String)>>,
+    },
+    Msg {
+        player: u8,
+        conn: u64,
+        msg: ClientMsg,
+    },
+    Gone {
+        player: u8,
+        conn: u64,
+    },
+}
+
+/// How the table reaches its host: to leave the lobby when the match is over.
+pub type OnClose = Box<dyn FnOnce() + Send>;
+
+/// A person's slot (or a bot's, with no account).
+struct Slot {
+    account: Option<i64>,
+    device: i64,
+    name: String,
+    /// The connection now holding the seat.
+    conn: Option<(u64, mpsc::Sender<String>)>,
+    /// Every stream frame sent this match, as sent; `seq` is the index + 1.
+    outbox: Vec<String>,
+    auto: bool,
+    timeouts: u32,
+    bank_ms: u64,
+    contribution: Option<Contribution>,
+    ready: bool,
+    /// Events of this hand already sent.
+    sent_events: usize,
+    /// The decision last sent, and when its clock started.
+    decision: Option<(u64, Instant, u64)>,
+    /// Plays the seat on auto-play.
+    auto_bot: LevelBot,
+}
+
+impl Slot {
+    fn person(&self) -> bool {
+        self.account.is_some()
+    }
+
+    fn connected(&self) -> bool {
+        self.conn.is_some()
+    }
+
+    /// Sends a frame outside the stream (errors, pongs, snapshots).
+    fn send(&mut self, text: String) {
+        if let Some((_, out)) = &self.conn
+            && out.try_send(text).is_err()
+        {
+            // A client that does not read its frames loses the seat's connection (it plays
+            // on by itself) rather than making the table buffer without bound.
+            self.conn = None;
+        }
+    }
+
+    /// Appends a frame to the stream, with its `seq`, and sends it.
+    fn push(&mut self, make: impl FnOnce(u64) -> ServerMsg) {
+        if !self.person() {
+            return;
+        }
+        let seq = self.outbox.len() as u64 + 1;
+        let text = make(seq).to_json();
+        self.outbox.push(text.clone());
+        self.send(text);
+    }
+
+    fn error(&mut self, code: ErrorCode, message: impl Into<String>) {
+        self.send(ServerMsg::error(code, message).to_json());
+    }
+}
+
+/// Where the table is in its cycle.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    Lobby,
+    Contributing,
+    Playing,
+    BetweenHands,
+    Over,
+}
+
+pub struct TableTask {
+    id: String,
+    config: OnlineConfig,
+    rules: RuleSet,
+    people: u8,
+    store: Arc<dyn Store>,
+    slots: Vec<Slot>,
+    table: Option<Table>,
+    phase: Phase,
+    hand: u32,
+    server_seed: Seed,
+    deadline: Option<Instant>,
+    rx: mpsc::Receiver<Cmd>,
+}
+
+/// A random 32-byte value; the OS's CSPRNG, else (never seen in practice) a time-based one
+/// so that a table is never stuck — the commitment still binds whatever was chosen.
+fn random32() -> [u8; 32] {
+    let mut b = [0u8; 32];
+    if getrandom::getrandom(&mut b).is_err() {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        b[..16].copy_from_slice(&t.to_le_bytes());
+    }
+    b
+}
+
+impl TableTask {
+    pub fn new(
+        id: String,
+        config: OnlineConfig,
+        rules: RuleSet,
+        people: u8,
+        store: Arc<dyn Store>,
+        rx: mpsc::Receiver<Cmd>,
+    ) -> TableTask {
+        let seed = u64::from_le_bytes(random32()[..8].try_into().unwrap_or([0; 8]));
+        let slots = (0..4)
+            .map(|p| Slot {
+                account: None,
+                device: 0,
+                name: format!("bot {p}"),
+                conn: None,
+                outbox: Vec::new(),
+                auto: false,
+                timeouts: 0,
+                bank_ms: u64::from(rules.time.bank_secs) * 1000,
+                contribution: None,
+                ready: false,
+                sent_events: 0,
+                decision: None,
+                auto_bot: LevelBot::new(Level::Normal, seed ^ p as u64),
+            })
+            .collect();
+        let lobby_deadline = Instant::now() + Duration::from_millis(config.lobby_ms);
+        TableTask {
+            id,
+            config,
+            rules,
+            people,
+            store,
+            slots,
+            table: None,
+            phase: Phase::Lobby,
+            hand: 0,
+            server_seed: Seed(random32()),
+            deadline: Some(lobby_deadline),
+            rx,
+        }
+    }
+
+    /// Runs the table until its match is over and the linger time has passed (so a player
+    /// who reconnects late still reads the end); then `on_close`.
+    pub async fn run(mut self, on_close: OnClose) {
+        loop {
+            self.advance();
+            if self.phase == Phase::Over && self.deadline.is_none() {
+                break;
+            }
+            let cmd = match self.deadline {
+                Some(at) => match tokio::time::timeout_at(at, self.rx.recv()).await {
+                    Ok(c) => c,
+                    Err(_) => {
+                        self.on_deadline();
+                        continue;
+                    }
+                },
+                None => self.rx.recv().await,
+            };
+            match cmd {
+                Some(c) => self.handle(c),
+                None => break,
+            }
+        }
+        on_close();
+    }
+
+    fn joined_people(&self) -> usize {
+        self.slots.iter().filter(|s| s.person()).count()
+    }
+
+    fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Join {
+                account,
+                device,
+                name,
+                after,
+                conn,
+                out,
+                reply,
+            } => {
+                let r = self.join(account, device, name, after, conn, out);
+                let _ = reply.send(r);
+            }
+            Cmd::Msg { player, conn, msg } => {
+                let p = usize::from(player % 4);
+                if self.slots[p].conn.as_ref().map(|c| c.0) != Some(conn) {
+                    return; // a connection that lost its seat to a newer one
+                }
+                self.message(p, msg);
+            }
+            Cmd::Gone { player, conn } => {
+                let s = &mut self.slots[usize::from(player % 4)];
+                if s.conn.as_ref().map(|c| c.0) == Some(conn) {
+                    s.conn = None;
+                }
+            }
+        }
+    }
+
+    fn join(
+        &mut self,
+        account: i64,
+        device: i64,
+        name: String,
+        after: Option<u64>,
+        conn: u64,
+        out: mpsc::Sender<String>,
+    ) -> Result<u8, (ErrorCode, String)> {
+        let p = match self.slots.iter().position(|s| s.account == Some(account)) {
+            Some(p) => p,
+            None if self.phase == Phase::Lobby
+                && self.joined_people() < usize::from(self.people) =>
+            {
+                let p = self.joined_people();
+                let s = &mut self.slots[p];
+                s.account = Some(account);
+                s.name = name;
+                p
+            }
+            None if self.phase == Phase::Over => {
+                return Err((ErrorCode::MatchOver, "this table's match is over".into()));
+            }
+            None => return Err((ErrorCode::TableFull, "this table has no free seat".into())),
+        };
+        let resumed = self.slots[p].conn.is_some() || !self.slots[p].outbox.is_empty();
+        // One active connection per account and table: the newest takes the seat.
+        if let Some((_, old)) = self.slots[p].conn.take() {
+            let _ = old.try_send(
+                ServerMsg::error(ErrorCode::Replaced, "another connection took this seat")
+                    .to_json(),
+            );
+        }
+        self.slots[p].device = device;
+        self.slots[p].conn = Some((conn, out));
+        let players = self
+            .slots
+            .iter()
+            .map(|s| PlayerInfo {
+                name: s.name.clone(),
+                person: s.person(),
+            })
+            .collect();
+        self.slots[p].send(
+            ServerMsg::Welcome {
+                version: tongcheng_core::protocol::PROTOCOL_VERSION,
+                table: self.id.clone(),
+                player: p as u8,
+                players,
+                resumed,
+            }
+            .to_json(),
+        );
+        // The frames this client missed, as they were first sent; then where things stand.
+        let from = after.map_or(self.slots[p].outbox.len(), |a| {
+            (a as usize).min(self.slots[p].outbox.len())
+        });
+        let missed: Vec<String> = self.slots[p].outbox[from..].to_vec();
+        for f in missed {
+            self.slots[p].send(f);
+        }
+        let snap = self.snapshot(p);
+        self.slots[p].send(snap);
+        Ok(p as u8)
+    }
+
+    fn snapshot(&self, p: usize) -> String {
+        let s = &self.slots[p];
+        let (view, decision, deadline_ms) = match &self.table {
+            Some(t) if matches!(self.phase, Phase::Playing | Phase::Over) => {
+                let view = t.view(p);
+                let decision = s.decision.filter(|_| view.decision.is_some());
+                (
+                    Some(view),
+                    decision.map(|d| d.0),
+                    decision.map(|(_, at, limit)| {
+                        (at + Duration::from_millis(limit))
+                            .saturating_duration_since(Instant::now())
+                            .as_millis() as u64
+                    }),
+                )
+            }
+            _ => (None, None, None),
+        };
+        ServerMsg::Snapshot(Box::new(Snapshot {
+            seq: s.outbox.len() as u64,
+            hand: self.hand,
+            events: s.sent_events as u32,
+            view,
+            decision,
+            deadline_ms,
+            scores: self
+                .table
+                .as_ref()
+                .map_or([0; 4], |t| t.match_state().scores()),
+            auto_play: s.auto,
+            commitment: (self.phase != Phase::Lobby).then(|| commit(&self.server_seed)),
+            match_over: self.phase == Phase::Over,
+        }))
+        .to_json()
+    }
+
+    fn message(&mut self, p: usize, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Join { .. } => {
+                self.slots[p].error(ErrorCode::AlreadyJoined, "already at this table");
+            }
+            ClientMsg::Ping { nonce } => self.slots[p].send(ServerMsg::Pong { nonce }.to_json()),
+            ClientMsg::Contribute { hand, contribution } => {
+                let s = &mut self.slots[p];
+                if self.phase != Phase::Contributing
+                    || hand != self.hand
+                    || s.contribution.is_some()
+                {
+                    s.error(
+                        ErrorCode::BadContribution,
+                        format!("no contribution is expected for hand {hand} now"),
+                    );
+                } else {
+                    s.contribution = Some(contribution);
+                }
+            }
+            ClientMsg::Ready => self.slots[p].ready = true,
+            ClientMsg::Leave => {
+                let s = &mut self.slots[p];
+                s.conn = None;
+            }
+            ClientMsg::Act { decision, action } => self.act(p, decision, action),
+        }
+    }
+
+    fn act(&mut self, p: usize, id: u64, action: Action) {
+        let Some(table) = self.table.as_mut() else {
+            return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
+        };
+        if self.phase != Phase::Playing {
+            return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
+        }
+        let pending = table.decision(p).is_some();
+        let current = self.slots[p].decision.filter(|_| pending);
+        match current {
+            Some((cur, opened, limit)) if cur == id => {
+                if let Err(e) = table.act(p, action) {
+                    return self.slots[p].error(ErrorCode::IllegalAction, e.to_string());
+                }
+                let s = &mut self.slots[p];
+                // Bank time pays for whatever went over the decision's own limit.
+                let used = Instant::now().saturating_duration_since(opened).as_millis() as u64;
+                let own = limit.saturating_sub(s.bank_ms);
+                s.bank_ms = s.bank_ms.saturating_sub(used.saturating_sub(own));
+                s.timeouts = 0;
+                s.decision = None;
+                if s.auto {
+                    s.auto = false;
+                    s.push(|seq| ServerMsg::AutoPlay { seq, on: false });
+                }
+            }
+            _ => self.slots[p].error(
+                ErrorCode::StaleDecision,
+                format!("decision {id} is not pending (late, or already answered)"),
+            ),
+        }
+    }
+
+    /// A deadline passed: the lobby fills with bots, contributions close, the pause between
+    /// hands ends, or a person's decision times out.
+    fn on_deadline(&mut self) {
+        self.deadline = None;
+        match self.phase {
+            Phase::Lobby => self.start_match(),
+            Phase::Contributing => self.deal(),
+            Phase::BetweenHands => self.start_hand(),
+            Phase::Playing => self.time_out(),
+            // The linger time is up: the connections go with the table.
+            Phase::Over => {}
+        }
+    }
+
+    /// Moves the table on as far as it can go without anyone: the state machine's heart.
+    fn advance(&mut self) {
+        loop {
+            match self.phase {
+                Phase::Lobby => {
+                    if self.joined_people() >= usize::from(self.people) {
+                        self.start_match();
+                        continue;
+                    }
+                    return;
+                }
+                Phase::Contributing => {
+                    // Seats on auto-play still contribute (their client does it unasked).
+                    let waiting = self
+                        .slots
+                        .iter()
+                        .any(|s| s.person() && s.connected() && s.contribution.is_none());
+                    if !waiting {
+                        self.deal();
+                        continue;
+                    }
+                    return;
+                }
+                Phase::BetweenHands => {
+                    let waiting = self
+                        .slots
+                        .iter()
+                        .any(|s| s.person() && s.connected() && !s.auto && !s.ready);
+                    if !waiting {
+                        self.start_hand();
+                        continue;
+                    }
+                    return;
+                }
+                Phase::Playing => {
+                    if self.play_on() {
+                        continue;
+                    }
+                    return;
+                }
+                Phase::Over => return,
+            }
+        }
+    }
+
+    fn start_match(&mut self) {
+        let players: [Player; 4] = std::array::from_fn(|p| {
+            if self.slots[p].person() {
+                Player::Remote
+            } else {
+                Player::Bot(Level::Normal)
+            }
+        });
+        let seed = random32();
+        let config = TableConfig {
+            deal: Deal::Match {
+                rules: self.rules.clone(),
+                seed: Seed(seed),
+            },
+            players,
+            bot_seed: u64::from_le_bytes(seed[..8].try_into().unwrap_or([0; 8])),
+            // The server keeps the clock itself (decision ids, bank time, auto-play).
+            clock: Clock::Off,
+        };
+        match Table::try_new(config) {
+            Ok(t) => {
+                self.table = Some(t);
+                self.hand = 0;
+                self.start_hand();
+            }
+            Err(e) => {
+                for s in &mut self.slots {
+                    s.error(ErrorCode::Internal, format!("the table cannot start: {e}"));
+                }
+                self.finish();
+            }
+        }
+    }
+
+    /// Commits to this hand's secret seed and asks for contributions.
+    fn start_hand(&mut self) {
+        self.phase = Phase::Contributing;
+        self.server_seed = Seed(random32());
+        let commitment = commit(&self.server_seed);
+        let hand = self.hand;
+        let ms = self.config.contribute_ms;
+        for s in &mut self.slots {
+            s.contribution = None;
+            s.ready = false;
+            s.sent_events = 0;
+            s.decision = None;
+            s.push(|seq| ServerMsg::Commit {
+                seq,
+                hand,
+                commitment,
+                deadline_ms: ms,
+            });
+        }
+        self.deadline = Some(Instant::now() + Duration::from_millis(ms));
+    }
+
+    fn table_seats(&self) -> [usize; 4] {
+        std::array::from_fn(|seat| {
+            self.table
+                .as_ref()
+                .map_or(seat, |t| t.player_at(tongcheng_core::Seat(seat as u8)))
+        })
+    }
+
+    /// Deals the hand from the fair seed.
+    fn deal(&mut self) {
+        let by_seat = self.table_seats();
+        let contributions: [Option<Contribution>; 4] =
+            std::array::from_fn(|seat| self.slots[by_seat[seat]].contribution);
+        let proof = FairWall::new(self.server_seed, contributions);
+        if let Some(t) = self.table.as_mut() {
+            t.redeal(proof.wall_seed());
+            let hand_seed = tongcheng_core::table::bot_seed(t.config().bot_seed, self.hand, 9);
+            for (p, s) in self.slots.iter_mut().enumerate() {
+                s.auto_bot.new_hand(hand_seed ^ p as u64);
+            }
+        }
+        self.phase = Phase::Playing;
+        self.deadline = None;
+    }
+
+    /// Plays everything that needs nobody: bots, seats on auto-play, and sends people the
+    /// new events and decisions. True when something changed (call again).
+    fn play_on(&mut self) -> bool {
+        self.flush();
+        let Some(t) = self.table.as_mut() else {
+            return false;
+        };
+        if t.game().is_finished() {
+            self.end_hand();
+            return true;
+        }
+        if let Step::Acted { .. } = t.step(0) {
+            return true;
+        }
+        // People who are away or on auto-play.
+        for p in 0..4 {
+            let s = &self.slots[p];
+            if !s.person() || (s.connected() && !s.auto) {
+                continue;
+            }
+            let t = self.table.as_mut().expect("checked above");
+            if t.decision(p).is_none() {
+                continue;
+            }
+            let view = t.view(p);
+            let mut action = self.slots[p].auto_bot.choose(&view);
+            if t.act(p, action).is_err() {
+                action = view
+                    .decision
+                    .as_ref()
+                    .map_or(Action::Pass, |d| d.on_timeout);
+                if t.act(p, action).is_err() {
+                    continue;
+                }
+            }
+            self.slots[p].decision = None;
+            return true;
+        }
+        self.arm_deadline();
+        false
+    }
+
+    /// Sends each person the events they have not had and their new decision.
+    fn flush(&mut self) {
+        let Some(t) = self.table.as_ref() else {
+            return;
+        };
+        let hand = self.hand;
+        let game = t.game();
+        let now = Instant::now();
+        for (p, s) in self.slots.iter_mut().enumerate() {
+            if !s.person() {
+                continue;
+            }
+            let seat = t.seat_of(p);
+            for (index, event) in seat_events(game, seat, s.sent_events) {
+                s.push(|seq| ServerMsg::Event {
+                    seq,
+                    hand,
+                    index,
+                    event,
+                });
+            }
+            s.sent_events = game.events().len();
+            let Some(decision) = t.decision(p) else {
+                s.decision = None;
+                continue;
+            };
+            let id = decision_id(hand, game.events().len());
+            if s.decision.map(|d| d.0) == Some(id) {
+                continue;
+            }
+            let limit = u64::from(decision.limit_secs) * 1000 + s.bank_ms;
+            s.decision = Some((id, now, limit));
+            let auto = s.auto || !s.connected();
+            let view = Box::new(t.view(p));
+            s.push(|seq| ServerMsg::Decision {
+                seq,
+                hand,
+                id,
+                decision,
+                view,
+                deadline_ms: (!auto).then_some(limit),
+            });
+        }
+    }
+
+    /// The next moment a person's decision times out.
+    fn arm_deadline(&mut self) {
+        self.deadline = self
+            .slots
+            .iter()
+            .filter_map(|s| {
+                s.decision
+                    .map(|(_, at, limit)| at + Duration::from_millis(limit))
+            })
+            .min();
+    }
+
+    /// Plays the timeout action of every person whose time is up; the second timeout in a
+    /// row puts the seat on auto-play.
+    fn time_out(&mut self) {
+        let now = Instant::now();
+        for p in 0..4 {
+            let Some((_, at, limit)) = self.slots[p].decision else {
+                continue;
+            };
+            if at + Duration::from_millis(limit) > now {
+                continue;
+            }
+            let Some(t) = self.table.as_mut() else {
+                return;
+            };
+            let Some(d) = t.decision(p) else {
+                self.slots[p].decision = None;
+                continue;
+            };
+            if t.act(p, d.on_timeout).is_err() {
+                continue;
+            }
+            let s = &mut self.slots[p];
+            s.decision = None;
+            s.bank_ms = 0;
+            s.timeouts += 1;
+            if s.timeouts >= 2 && !s.auto {
+                s.auto = true;
+                s.push(|seq| ServerMsg::AutoPlay { seq, on: true });
+            }
+        }
+    }
+
+    /// The hand is over: reveal, send the records, store them, and go on.
+    fn end_hand(&mut self) {
+        let by_seat = self.table_seats();
+        let contributions: [Option<Contribution>; 4] =
+            std::array::from_fn(|seat| self.slots[by_seat[seat]].contribution);
+        let Some(t) = self.table.as_mut() else {
+            return;
+        };
+        let Some(mut record) = t.record() else {
+            return;
+        };
+        let mut proof = FairWall::new(self.server_seed, contributions);
+        if self.config.dishonest_reveal {
+            // Test hook: a server that lies about its seed after the hand.
+            proof.reveal = Seed(random32());
+        }
+        record.fairness = Some(proof);
+        let hand = self.hand;
+        let more = t.next_hand();
+        let scores = t.match_state().scores();
+        let seats: [tongcheng_core::Seat; 4] = std::array::from_fn(|p| {
+            tongcheng_core::Seat(by_seat.iter().position(|&q| q == p).unwrap_or(p) as u8)
+        });
+        let json = record.to_json();
+        let mut stored = Vec::new();
+        for (p, s) in self.slots.iter_mut().enumerate() {
+            if let Some(account) = s.account {
+                stored.push((
+                    account,
+                    s.device,
+                    NewRecord {
+                        record_id: record.id.to_string(),
+                        seat: seats[p].0,
+                        played_at: crate::now(),
+                        rules: record.setup.rules.name.clone(),
+                        offline: false,
+                        json: json.clone(),
+                    },
+                ));
+            }
+            s.decision = None;
+            s.push(|seq| {
+                ServerMsg::HandEnd(Box::new(HandEnd {
+                    seq,
+                    hand,
+                    record: record.clone(),
+                    scores,
+                    seat: seats[p],
+                }))
+            });
+        }
+        // Stored off the table's task: a slow disk must not hold up the next hand.
+        let store = self.store.clone();
+        let table = self.id.clone();
+        tokio::task::spawn_blocking(move || {
+            for (account, device, r) in stored {
+                if let Err(e) = store.store_records(account, device, &[r], crate::now()) {
+                    eprintln!("table {table}: storing a hand for account {account}: {e}");
+                }
+            }
+        });
+        if more {
+            self.hand += 1;
+            self.phase = Phase::BetweenHands;
+            self.deadline = Some(Instant::now() + Duration::from_millis(self.config.ready_ms));
+        } else {
+            self.finish();
+        }
+    }
+
+    fn finish(&mut self) {
+        let scores = self
+            .table
+            .as_ref()
+            .map_or([0; 4], |t| t.match_state().scores());
+        for s in &mut self.slots {
+            s.push(|seq| ServerMsg::MatchEnd { seq, scores });
+        }
+        self.phase = Phase::Over;
+        // Connections have a little while to read the end, then the table goes.
+        self.deadline = Some(Instant::now() + Duration::from_millis(self.config.linger_ms));
+    }
+}
+
+/// Tables by id (the lobby).
+pub type Tables = HashMap<String, mpsc::Sender<Cmd>>;
