@@ -80,6 +80,13 @@ pub fn regular_shanten(c: &TileCounts, melds: usize) -> i8 {
     crate::hand::shapes_regular_distance(&c.0, 4 - melds.min(4)) as i8 - 1
 }
 
+/// The regular shape alone (four sets and a pair, `melds` of them declared): its shanten and
+/// useful tiles, for a hand of 13 or 14 tiles (melds count 3 each).
+pub fn regular_with_useful(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> {
+    let full = check(c, 0, melds)?;
+    Ok(per_shape(&c.0, full, |c| regular13(c, 4 - melds)))
+}
+
 /// Every shape's shanten and useful tiles, for a hand of 13 or 14 tiles (melds count 3 each).
 pub fn analyze(c: &TileCounts, melds: usize) -> Result<Shanten, ShantenError> {
     let full = check(c, 0, melds)?;
