@@ -17,6 +17,7 @@ use serde::Serialize;
 mod each_discard;
 mod regular;
 mod special;
+mod useful;
 mod wild;
 
 pub use each_discard::{after_each_discard, best_after_each_discard};
