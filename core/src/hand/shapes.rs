@@ -303,16 +303,18 @@ fn honors_knitted(c: &[u8; KINDS]) -> Option<Knit> {
         return None;
     }
     let mask = suit_mask(c);
-    KNITS.iter().copied().find(|k| mask & !k.mask() == 0)
+    KNITS
+        .into_iter()
+        .zip(KNIT_MASKS)
+        .find(|(_, km)| mask & !km == 0)
+        .map(|(k, _)| k)
 }
 
 #[inline]
 fn suit_mask(c: &[u8; KINDS]) -> u32 {
     let mut mask = 0u32;
     for (i, &x) in c[..27].iter().enumerate() {
-        if x > 0 {
-            mask |= 1 << i;
-        }
+        mask |= u32::from(x > 0) << i;
     }
     mask
 }
@@ -355,22 +357,10 @@ pub fn for_each_decomposition(
     }
     if melds.is_empty() {
         if seven_pairs(&c) {
-            let mut d = Decomposition::empty(Shape::SevenPairs);
-            let mut pairs = [Tile::EAST; 7];
-            let mut n = 0;
-            for (i, &x) in c.iter().enumerate() {
-                for _ in 0..x / 2 {
-                    pairs[n] = Tile::kind(i);
-                    n += 1;
-                }
-            }
-            d.pairs = Some(pairs);
-            f(&d);
+            f(&seven_pairs_reading(&c));
         }
         if thirteen_orphans(&c) {
-            let mut d = Decomposition::empty(Shape::ThirteenOrphans);
-            d.pair = ORPHANS.iter().find(|&&i| c[i] == 2).map(|&i| Tile::kind(i));
-            f(&d);
+            f(&orphans_reading(&c));
         }
         if let Some(k) = honors_knitted(&c) {
             let mut d = Decomposition::empty(Shape::HonorsKnitted);
@@ -380,8 +370,7 @@ pub fn for_each_decomposition(
     }
     if melds.len() <= 1 {
         let mask = suit_mask(&c);
-        for k in KNITS {
-            let km = k.mask();
+        for (k, km) in KNITS.into_iter().zip(KNIT_MASKS) {
             if mask & km != km {
                 continue;
             }
@@ -400,6 +389,49 @@ pub fn for_each_decomposition(
             regular(&mut rest, 0, &mut d, &mut f);
         }
     }
+}
+
+fn seven_pairs_reading(c: &[u8; KINDS]) -> Decomposition {
+    let mut d = Decomposition::empty(Shape::SevenPairs);
+    let mut pairs = [Tile::EAST; 7];
+    let mut n = 0;
+    for (i, &x) in c.iter().enumerate() {
+        for _ in 0..x / 2 {
+            pairs[n] = Tile::kind(i);
+            n += 1;
+        }
+    }
+    d.pairs = Some(pairs);
+    d
+}
+
+fn orphans_reading(c: &[u8; KINDS]) -> Decomposition {
+    let mut d = Decomposition::empty(Shape::ThirteenOrphans);
+    d.pair = ORPHANS.iter().find(|&&i| c[i] == 2).map(|&i| Tile::kind(i));
+    d
+}
+
+/// For a concealed 14-tile hand of thirteen orphans or honors and knitted, its one reading:
+/// no other shape fits those tiles (a regular reading, seven pairs and a knitted straight
+/// need pairs or middle ranks they lack), so [`for_each_decomposition`] would yield just this.
+/// `None` for every other hand.
+pub(crate) fn only_special_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
+    if thirteen_orphans(c) {
+        return Some(orphans_reading(c));
+    }
+    let k = honors_knitted(c)?;
+    let mut d = Decomposition::empty(Shape::HonorsKnitted);
+    d.knit = Some(k);
+    Some(d)
+}
+
+/// The seven-pairs reading of a concealed 14-tile hand of seven shifted pairs (连七对), if it is
+/// one. Its other readings are regular ones, which never score as much (see the scoring).
+pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
+    let first = c.iter().position(|&x| x > 0)?;
+    let shifted = first < 27 && first % 9 <= 2 && c[first..first + 7].iter().all(|&x| x == 2);
+    // Seven pairs hold fourteen tiles: nothing may lie beyond the seven.
+    shifted.then(|| seven_pairs_reading(c))
 }
 
 /// Every decomposition of a complete hand, collected.

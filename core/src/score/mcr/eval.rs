@@ -12,7 +12,7 @@
 
 use std::cell::Cell;
 
-use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id};
+use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id, present};
 use super::wait;
 use crate::hand::{Decomposition, KongKind, MeldKind, Set, SetKind, Shape};
 use crate::tile::{KINDS, Tile};
@@ -731,15 +731,21 @@ fn wait_fans(p: &Prepared, d: &Decomposition, pair: Tile, f: &mut Counts) {
 }
 
 /// Applies the exclusions in id order (a fan removed by another removes nothing itself),
-/// 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without flowers.
+/// 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without flowers. Only the fans
+/// present are visited.
 pub(crate) fn finish(f: &mut Counts) -> (Counts, u32) {
+    let mut held = present(f);
     let mut removed = 0u128;
-    let (list, n) = EXCLUDERS;
-    for &fan in &list[..n] {
-        if f[fan as usize] > 0 && removed >> fan & 1 == 0 {
-            removed |= EXCLUDES[fan as usize];
+    let mut todo = held & EXCLUDERS;
+    while todo != 0 {
+        let fan = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        if removed >> fan & 1 == 0 {
+            removed |= EXCLUDES[fan];
         }
     }
+    removed &= held;
+    held &= !removed;
     while removed != 0 {
         let i = removed.trailing_zeros() as usize;
         f[i] = 0;
@@ -750,11 +756,12 @@ pub(crate) fn finish(f: &mut Counts) -> (Counts, u32) {
     if f[gates] > 0 {
         f[pung] = f[pung].saturating_sub(1);
     }
-    let mut total: u32 = f
-        .iter()
-        .zip(POINTS.iter())
-        .map(|(&c, &pts)| c as u32 * pts as u32)
-        .sum();
+    let mut total = 0u32;
+    while held != 0 {
+        let i = held.trailing_zeros() as usize;
+        total += f[i] as u32 * POINTS[i] as u32;
+        held &= held - 1;
+    }
     if total == 0 {
         f[id::CHICKEN_HAND as usize] = 1;
         total = POINTS[id::CHICKEN_HAND as usize] as u32;

@@ -183,14 +183,15 @@ impl FanList {
             items: [FanCount { id: 0, count: 0 }; SLOTS],
             len: 0,
         };
-        for (i, &c) in counts.iter().enumerate() {
-            if c > 0 {
-                list.items[list.len as usize] = FanCount {
-                    id: i as FanId,
-                    count: c,
-                };
-                list.len += 1;
-            }
+        let mut held = table::present(counts);
+        while held != 0 {
+            let i = held.trailing_zeros() as usize;
+            held &= held - 1;
+            list.items[list.len as usize] = FanCount {
+                id: i as FanId,
+                count: counts[i],
+            };
+            list.len += 1;
         }
         list
     }
@@ -395,12 +396,35 @@ fn preferred(a: (u32, u32, &Counts), b: (u32, u32, &Counts), seven_pairs: bool) 
 }
 
 /// Scores a winning hand: the breakdown of its best reading.
+///
+/// A concealed hand of thirteen orphans or honors and knitted has one reading, scored at once.
+/// Seven shifted pairs (88) are scored as seven pairs without trying their regular readings:
+/// those are four chows and a pair of one suit (no pung fits seven pairs), worth at most
+/// full flush 24 + pure straight or shifted chows 16 + a few small fans, and the win
+/// conditions add the same to both; `shortcuts_match_every_reading` checks all such hands.
 pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreError> {
     let p = prepare(ctx, opts)?;
+    if ctx.melds.is_empty() {
+        let only = crate::hand::only_special_reading(&p.c14)
+            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14));
+        if let Some(d) = only {
+            let (counts, total) = eval::evaluate(&p, &d);
+            return Ok(Breakdown::new(counts, total, ctx.flowers, opts));
+        }
+    }
+    score_every_reading(ctx, &p, opts)
+}
+
+/// The best of every reading of the hand.
+fn score_every_reading(
+    ctx: &WinContext,
+    p: &Prepared,
+    opts: &McrOptions,
+) -> Result<Breakdown, ScoreError> {
     let seven_pairs = ctx.melds.is_empty() && p.c14.iter().all(|&x| x % 2 == 0);
     let mut best: Option<(u32, u32, Counts)> = None;
     for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| {
-        let (counts, total) = eval::evaluate(&p, d);
+        let (counts, total) = eval::evaluate(p, d);
         let order = reading_order(d);
         let better = match &best {
             None => true,
@@ -495,6 +519,97 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 81);
+    }
+
+    /// Thirteen orphans, honors and knitted (5–7 honors) and seven shifted pairs, every winning
+    /// tile, under varied conditions: the shortcuts of [`score`] give what scoring every
+    /// reading gives. For seven shifted pairs this is all of them.
+    #[test]
+    fn shortcuts_match_every_reading() {
+        let opts = McrOptions::default();
+        let mut hands: Vec<[u8; KINDS]> = Vec::new();
+        for low in (0..27).filter(|i| i % 9 <= 2) {
+            let mut c = [0u8; KINDS];
+            (low..low + 7).for_each(|k| c[k] = 2);
+            hands.push(c);
+        }
+        let orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+        for &pair in &orphans {
+            let mut c = [0u8; KINDS];
+            orphans.iter().for_each(|&k| c[k] = 1);
+            c[pair] = 2;
+            hands.push(c);
+        }
+        for knit in crate::hand::KNITS {
+            let tiles = knit.tiles();
+            // Honors kept: all seven, or all but one or two (drop those and add knit tiles).
+            for skip in 0..9usize {
+                let mut c = [0u8; KINDS];
+                (27..34).for_each(|k| c[k] = 1);
+                let dropped = [27 + skip % 7, 27 + (skip + 3) % 7];
+                let n = skip % 3;
+                for &d in &dropped[..n] {
+                    c[d] = 0;
+                }
+                for t in tiles.iter().take(7 + n) {
+                    c[t.index()] = 1;
+                }
+                hands.push(c);
+            }
+        }
+        let mut checked = 0;
+        for c in hands {
+            assert_eq!(c.iter().map(|&x| x as usize).sum::<usize>(), 14, "{c:?}");
+            for (w, _) in c.iter().enumerate().filter(|(_, x)| **x > 0) {
+                let mut rest = TileCounts(c);
+                rest.remove(Tile::kind(w));
+                let concealed = rest.tiles();
+                for flags in 0..16u8 {
+                    let ctx = WinContext {
+                        self_drawn: flags & 1 != 0,
+                        last_copy: flags & 2 != 0,
+                        last_tile: flags & 4 != 0,
+                        seat_wind: Wind::from_index(usize::from(flags >> 3) * 2),
+                        round_wind: Wind::from_index(w % 4),
+                        flowers: flags % 3,
+                        ..WinContext::new(&concealed, &[], Tile::kind(w))
+                    };
+                    let p = prepare(&ctx, &opts).unwrap();
+                    assert_eq!(
+                        score(&ctx, &opts),
+                        score_every_reading(&ctx, &p, &opts),
+                        "{c:?} winning on {w}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn present_matches_the_plain_loop() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..20_000 {
+            let mut counts = [0u8; SLOTS];
+            for c in counts.iter_mut() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Mostly zeros, some small counts, some values with the top bit set.
+                *c = match state % (4 + n % 20) {
+                    0 => (state >> 32) as u8,
+                    1 => 1,
+                    2 => 0x80,
+                    _ => 0,
+                };
+            }
+            let plain = counts
+                .iter()
+                .enumerate()
+                .fold(0u128, |m, (i, &c)| m | (u128::from(c > 0) << i));
+            assert_eq!(table::present(&counts), plain, "{counts:?}");
+        }
     }
 
     #[test]

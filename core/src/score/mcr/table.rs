@@ -256,21 +256,37 @@ pub(crate) const EXCLUDES: [u128; SLOTS] = {
     m
 };
 
-/// The ids whose whole-hand mask is not empty, ascending: the only ones the exclusion pass
-/// has to look at.
-pub(crate) const EXCLUDERS: ([FanId; SLOTS], usize) = {
-    let mut list = [0 as FanId; SLOTS];
-    let mut n = 0;
+/// The ids whose whole-hand mask is not empty, as a mask: the only fans the exclusion pass has
+/// to look at.
+pub(crate) const EXCLUDERS: u128 = {
+    let mut m = 0u128;
     let mut i = 1;
     while i < SLOTS {
         if EXCLUDES[i] != 0 {
-            list[n] = i as FanId;
-            n += 1;
+            m |= 1 << i;
         }
         i += 1;
     }
-    (list, n)
+    m
 };
+
+/// The ids with a count above zero, as a mask: eight bytes at a time, a byte's top bit set
+/// when it is not zero, the eight top bits gathered into one byte by a multiplication.
+#[inline]
+pub(crate) fn present(f: &[u8; SLOTS]) -> u128 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut m = 0u128;
+    for (i, chunk) in f.chunks(8).enumerate() {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        let x = u64::from_le_bytes(b);
+        let nonzero = (((x & LOW) + LOW) | x) & HIGH;
+        let bits = (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        m |= (bits as u128) << (8 * i);
+    }
+    m
+}
 
 /// Fan ids by English name.
 pub mod id {
