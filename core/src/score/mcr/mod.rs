@@ -277,8 +277,14 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
     if win.is_flower() {
         return Err(ScoreError::FlowerWinTile(win));
     }
-    if let Some(&t) = ctx.concealed.iter().find(|t| t.is_flower()) {
-        return Err(ScoreError::FlowerInHand(t));
+
+    // Counted while checked for flowers; wrapping, as the size is checked only below.
+    let mut c13 = [0u8; KINDS];
+    for &t in ctx.concealed {
+        if t.is_flower() {
+            return Err(ScoreError::FlowerInHand(t));
+        }
+        c13[t.index()] = c13[t.index()].wrapping_add(1);
     }
     if ctx.melds.len() > 4 {
         return Err(ScoreError::TooManyMelds(ctx.melds.len()));
@@ -305,18 +311,16 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         m.add_to(&mut c);
         in_melds = c.0;
     }
-    let mut c13 = [0u8; KINDS];
-    for t in ctx.concealed {
-        c13[t.index()] += 1;
-    }
     let mut c14 = c13;
     c14[win.index()] += 1;
     let mut all = c14;
-    for i in 0..KINDS {
-        all[i] += in_melds[i];
-        if all[i] > 4 {
-            return Err(ScoreError::FifthCopy(Tile::kind(i)));
-        }
+    for (a, &m) in all.iter_mut().zip(&in_melds) {
+        *a += m;
+    }
+    // One pass for the maximum (it vectorises); the culprit is looked for only when over.
+    if all.iter().fold(0, |m, &x| m.max(x)) > 4 {
+        let i = all.iter().position(|&x| x > 4).unwrap_or(0);
+        return Err(ScoreError::FifthCopy(Tile::kind(i)));
     }
     if ctx.robbing_kong && ctx.self_drawn {
         return Err(ScoreError::RobbingSelfDrawn);
