@@ -473,10 +473,13 @@ fn main() {
         Some(path) => std::fs::read_to_string(path).unwrap(),
         None => corpus_lines().join("\n"),
     };
+    // `--kind K` keeps one kind of hand (for profiling).
+    let only = arg("--kind");
     let hands: Vec<Hand> = text
         .lines()
         .filter(|l| !l.is_empty())
         .map(parse_line)
+        .filter(|h| only.as_ref().is_none_or(|k| *k == h.kind))
         .collect();
     // The melds read back are what was written: a check of the notation both sides read.
     assert!(hands.iter().all(|h| {

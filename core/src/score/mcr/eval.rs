@@ -66,6 +66,7 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    #[inline(always)]
     pub(crate) fn new(
         c13: [u8; KINDS],
         c14: [u8; KINDS],
@@ -225,7 +226,8 @@ fn is_nine_gates(c13: &[u8; KINDS]) -> bool {
 }
 
 /// Scores one reading: the fan counts after exclusions, and their total (flowers aside).
-pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> (Counts, u32) {
+#[inline(always)]
+pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> Reading {
     let mut f = p.base;
     match d.shape {
         Shape::Regular => set_fans(p, d, false, &mut f),
@@ -734,7 +736,8 @@ fn wait_fans(p: &Prepared, d: &Decomposition, pair: Tile, f: &mut Counts) {
 /// Applies the exclusions in id order (a fan removed by another removes nothing itself),
 /// 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without flowers. Only the fans
 /// present are visited.
-pub(crate) fn finish(f: &mut Counts) -> (Counts, u32) {
+#[inline(always)]
+pub(crate) fn finish(f: &mut Counts) -> Reading {
     let mut held = present(f);
     let mut removed = 0u128;
     let mut todo = held & EXCLUDERS;
@@ -756,16 +759,33 @@ pub(crate) fn finish(f: &mut Counts) -> (Counts, u32) {
     let pung = id::PUNG_OF_TERMINALS_OR_HONORS as usize;
     if f[gates] > 0 {
         f[pung] = f[pung].saturating_sub(1);
+        if f[pung] == 0 {
+            held &= !(1 << pung);
+        }
     }
     let mut total = 0u32;
-    while held != 0 {
-        let i = held.trailing_zeros() as usize;
+    let mut todo = held;
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
         total += f[i] as u32 * POINTS[i] as u32;
-        held &= held - 1;
+        todo &= todo - 1;
     }
     if total == 0 {
         f[id::CHICKEN_HAND as usize] = 1;
+        held |= 1 << id::CHICKEN_HAND;
         total = POINTS[id::CHICKEN_HAND as usize] as u32;
     }
-    (*f, total)
+    Reading {
+        counts: *f,
+        total,
+        held,
+    }
+}
+
+/// One reading's fans: counts by id, their total (flowers aside), and the ids counted as a
+/// mask.
+pub(crate) struct Reading {
+    pub(crate) counts: Counts,
+    pub(crate) total: u32,
+    pub(crate) held: u128,
 }

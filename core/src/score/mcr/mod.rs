@@ -29,7 +29,7 @@ pub use table::{FANS, Fan, FanId, MIXED_KONG, fan_by_id, id, set_scoped};
 use crate::hand::{Decomposition, Meld, MeldKind, SetKind, Shape, for_each_decomposition};
 use crate::seat::{Seat, Wind};
 use crate::tile::{KINDS, Tile, TileCounts};
-use eval::{Conditions, Counts, Prepared};
+use eval::{Conditions, Counts, Prepared, Reading};
 use table::SLOTS;
 
 /// Base payment (底分) each loser pays the winner.
@@ -178,12 +178,14 @@ pub struct FanList {
 }
 
 impl FanList {
-    fn from_counts(counts: &Counts) -> FanList {
+    /// The list of `counts`, whose nonzero ids are `held`.
+    #[inline(always)]
+    fn from_counts(counts: &Counts, held: u128) -> FanList {
         let mut list = FanList {
             items: [FanCount { id: 0, count: 0 }; SLOTS],
             len: 0,
         };
-        let mut held = table::present(counts);
+        let mut held = held;
         while held != 0 {
             let i = held.trailing_zeros() as usize;
             held &= held - 1;
@@ -247,10 +249,14 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
-    fn new(mut counts: Counts, points: u32, flowers: u8, opts: &McrOptions) -> Breakdown {
+    #[inline(always)]
+    fn new(r: &Reading, flowers: u8, opts: &McrOptions) -> Breakdown {
+        let mut counts = r.counts;
+        let points = r.total;
         counts[id::FLOWER_TILES as usize] = flowers;
+        let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
         Breakdown {
-            fans: FanList::from_counts(&counts),
+            fans: FanList::from_counts(&counts, held),
             total: points + flowers as u32,
             flowers,
             valid: points >= opts.min_points,
@@ -269,6 +275,7 @@ impl Breakdown {
 }
 
 /// Checks the hand and gathers what every reading shares.
+#[inline(always)]
 fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> {
     if ctx.flowers > MAX_FLOWERS {
         return Err(ScoreError::TooManyFlowers(ctx.flowers));
@@ -412,8 +419,7 @@ pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreErro
         let only = crate::hand::only_special_reading(&p.c14)
             .or_else(|| crate::hand::shifted_pairs_reading(&p.c14));
         if let Some(d) = only {
-            let (counts, total) = eval::evaluate(&p, &d);
-            return Ok(Breakdown::new(counts, total, ctx.flowers, opts));
+            return Ok(Breakdown::new(&eval::evaluate(&p, &d), ctx.flowers, opts));
         }
     }
     score_every_reading(ctx, &p, opts)
@@ -426,20 +432,24 @@ fn score_every_reading(
     opts: &McrOptions,
 ) -> Result<Breakdown, ScoreError> {
     let seven_pairs = ctx.melds.is_empty() && p.c14.iter().all(|&x| x % 2 == 0);
-    let mut best: Option<(u32, u32, Counts)> = None;
+    let mut best: Option<(u32, Reading)> = None;
     for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| {
-        let (counts, total) = eval::evaluate(p, d);
+        let r = eval::evaluate(p, d);
         let order = reading_order(d);
         let better = match &best {
             None => true,
-            Some((t, o, c)) => preferred((total, order, &counts), (*t, *o, c), seven_pairs),
+            Some((o, b)) => preferred(
+                (r.total, order, &r.counts),
+                (b.total, *o, &b.counts),
+                seven_pairs,
+            ),
         };
         if better {
-            best = Some((total, order, counts));
+            best = Some((order, r));
         }
     });
-    let (total, _, counts) = best.ok_or(ScoreError::NotComplete)?;
-    Ok(Breakdown::new(counts, total, ctx.flowers, opts))
+    let (_, r) = best.ok_or(ScoreError::NotComplete)?;
+    Ok(Breakdown::new(&r, ctx.flowers, opts))
 }
 
 /// Scores one reading of the hand alone, as if it were the only one. `reading` must be one of
@@ -456,8 +466,11 @@ pub fn score_decomposition(
     if !found {
         return Err(ScoreError::ForeignReading);
     }
-    let (counts, total) = eval::evaluate(&p, reading);
-    Ok(Breakdown::new(counts, total, ctx.flowers, opts))
+    Ok(Breakdown::new(
+        &eval::evaluate(&p, reading),
+        ctx.flowers,
+        opts,
+    ))
 }
 
 /// Whether the hand may be declared a win: complete, consistent and worth the minimum without
