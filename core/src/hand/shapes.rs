@@ -430,8 +430,13 @@ pub(crate) fn only_special_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
 pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
     let first = c.iter().position(|&x| x > 0)?;
     let shifted = first < 27 && first % 9 <= 2 && c[first..first + 7].iter().all(|&x| x == 2);
-    // Seven pairs hold fourteen tiles: nothing may lie beyond the seven.
-    shifted.then(|| seven_pairs_reading(c))
+    // Seven pairs hold fourteen tiles: nothing lies beyond the seven, which are the pairs in
+    // notation order, as `seven_pairs_reading` lists them.
+    shifted.then(|| {
+        let mut d = Decomposition::empty(Shape::SevenPairs);
+        d.pairs = Some(std::array::from_fn(|j| Tile::kind(first + j)));
+        d
+    })
 }
 
 /// Every decomposition of a complete hand, collected.
@@ -518,6 +523,18 @@ fn regular(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shifted_pairs_reading_is_the_seven_pairs_reading() {
+        for low in (0..27).filter(|i| i % 9 <= 2) {
+            let mut c = [0u8; KINDS];
+            (low..low + 7).for_each(|k| c[k] = 2);
+            assert_eq!(shifted_pairs_reading(&c), Some(seven_pairs_reading(&c)));
+            c[low] = 0;
+            c[33] = 2;
+            assert_eq!(shifted_pairs_reading(&c), None);
+        }
+    }
     use crate::hand::{KongKind, Meld};
 
     fn counts(s: &str) -> TileCounts {

@@ -157,14 +157,15 @@ fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts) {
     // Eight kinds at a time: held where the count is not zero, four where it xor 4 is zero
     // (the padding past the last kind is zero, so never four).
     let mut held = 0u64;
-    let mut fours = 0usize;
+    let mut four = 0u64;
     let mut padded = [0u8; KINDS.next_multiple_of(8)];
     padded[..KINDS].copy_from_slice(all);
     for (i, chunk) in padded.chunks_exact(8).enumerate() {
         let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
         held |= nonzero_bytes(x) << (8 * i);
-        fours += 8 - nonzero_bytes(x ^ 0x0404_0404_0404_0404).count_ones() as usize;
+        four |= (!nonzero_bytes(x ^ 0x0404_0404_0404_0404) & 0xff) << (8 * i);
     }
+    let fours = four.count_ones() as usize;
     let set = |f: &mut Counts, fan: u8| f[fan as usize] = 1;
     let suits = (0..3).filter(|s| held >> (9 * s) & 0x1ff != 0).count();
     let no_honors = held & HONORS == 0;
