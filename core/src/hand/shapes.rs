@@ -291,6 +291,17 @@ fn seven_pairs(c: &[u8; KINDS]) -> bool {
 
 const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
+/// The thirteen orphans as a mask over kinds.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < ORPHANS.len() {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+
 #[inline]
 fn thirteen_orphans(c: &[u8; KINDS]) -> bool {
     ORPHANS.iter().all(|&i| c[i] >= 1) && ORPHANS.iter().map(|&i| c[i]).sum::<u8>() == 14
@@ -415,9 +426,15 @@ fn orphans_reading(c: &[u8; KINDS]) -> Decomposition {
 /// no other shape fits those tiles (a regular reading, seven pairs and a knitted straight
 /// need pairs or middle ranks they lack), so [`for_each_decomposition`] would yield just this.
 /// `None` for every other hand.
-pub(crate) fn only_special_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
-    if thirteen_orphans(c) {
+/// `kinds` is the mask of the kinds held.
+pub(crate) fn only_special_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
+    // Fourteen tiles of the thirteen orphan kinds and no other: one is doubled.
+    if kinds == ORPHAN_MASK {
         return Some(orphans_reading(c));
+    }
+    // Honors and knitted holds fourteen kinds once each.
+    if kinds.count_ones() != 14 {
+        return None;
     }
     let k = honors_knitted(c)?;
     let mut d = Decomposition::empty(Shape::HonorsKnitted);
@@ -427,8 +444,16 @@ pub(crate) fn only_special_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
 
 /// The seven-pairs reading of a concealed 14-tile hand of seven shifted pairs (连七对), if it is
 /// one. Its other readings are regular ones, which never score as much (see the scoring).
-pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
-    let first = c.iter().position(|&x| x > 0)?;
+/// `kinds` is the mask of the kinds held.
+pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
+    if kinds == 0 {
+        return None;
+    }
+    let first = kinds.trailing_zeros() as usize;
+    // Seven kinds in a row from `first`, nothing else.
+    if kinds != 0x7f << first {
+        return None;
+    }
     let shifted = first < 27 && first % 9 <= 2 && c[first..first + 7].iter().all(|&x| x == 2);
     // Seven pairs hold fourteen tiles: nothing lies beyond the seven, which are the pairs in
     // notation order, as `seven_pairs_reading` lists them.
@@ -529,10 +554,15 @@ mod tests {
         for low in (0..27).filter(|i| i % 9 <= 2) {
             let mut c = [0u8; KINDS];
             (low..low + 7).for_each(|k| c[k] = 2);
-            assert_eq!(shifted_pairs_reading(&c), Some(seven_pairs_reading(&c)));
+            let kinds =
+                |c: &[u8; KINDS]| (0..KINDS).fold(0u64, |m, i| m | u64::from(c[i] > 0) << i);
+            assert_eq!(
+                shifted_pairs_reading(&c, kinds(&c)),
+                Some(seven_pairs_reading(&c))
+            );
             c[low] = 0;
             c[33] = 2;
-            assert_eq!(shifted_pairs_reading(&c), None);
+            assert_eq!(shifted_pairs_reading(&c, kinds(&c)), None);
         }
     }
     use crate::hand::{KongKind, Meld};

@@ -59,6 +59,8 @@ pub(crate) struct Prepared {
     base: Counts,
     /// The ids counted in `base`, as a mask.
     base_held: u128,
+    /// The kinds in the hand (melds included), as a mask.
+    pub(crate) kinds: u64,
     /// 九莲宝灯: the 13 held tiles are 1112345678999 of one suit.
     nine_gates: bool,
     /// 明暗杠 instead of 明杠 + 暗杠 (an option).
@@ -87,7 +89,7 @@ impl Prepared {
             .count();
         let mut base = [0u8; SLOTS];
         let mut base_held = 0u128;
-        content_fans(&all, kongs, &mut base, &mut base_held);
+        let kinds = content_fans(&all, kongs, &mut base, &mut base_held);
         conditions.fans(&mut base, &mut base_held);
         Prepared {
             c13,
@@ -100,6 +102,7 @@ impl Prepared {
             exposed,
             base,
             base_held,
+            kinds,
             nine_gates: meld_kinds.is_empty() && is_nine_gates(&c13),
             mixed_kong_5: conditions.mixed_kong_5,
             unique_wait: Cell::new(None),
@@ -164,7 +167,8 @@ fn set(f: &mut Counts, held: &mut u128, fan: u8) {
 
 /// Fans judged on the tiles alone (suits, ranks, kinds): they hold for every reading, seven
 /// pairs included. `all` counts every tile of the hand, a kong as four.
-fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts, counted: &mut u128) {
+/// Returns the kinds held, as a mask.
+fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts, counted: &mut u128) -> u64 {
     // Eight kinds at a time: held where the count is not zero, four where it xor 4 is zero
     // (the padding past the last kind is zero, so never four).
     let mut held = 0u64;
@@ -232,6 +236,7 @@ fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts, counted: &mut u
         f[id::TILE_HOG as usize] = hogs;
         *counted |= 1 << id::TILE_HOG;
     }
+    held
 }
 
 /// The 13 held tiles are exactly 1112345678999 of one suit.

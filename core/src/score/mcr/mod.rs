@@ -416,8 +416,9 @@ fn preferred(a: (u32, u32, &Counts), b: (u32, u32, &Counts), seven_pairs: bool) 
 pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreError> {
     let p = prepare(ctx, opts)?;
     if ctx.melds.is_empty() {
-        let only = crate::hand::only_special_reading(&p.c14)
-            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14));
+        // Without melds the kinds held are those of the concealed tiles.
+        let only = crate::hand::only_special_reading(&p.c14, p.kinds)
+            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14, p.kinds));
         if let Some(d) = only {
             return Ok(Breakdown::new(&eval::evaluate(&p, &d), ctx.flowers, opts));
         }
