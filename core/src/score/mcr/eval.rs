@@ -74,7 +74,7 @@ impl Prepared {
     pub(crate) fn new(
         c13: [u8; KINDS],
         c14: [u8; KINDS],
-        all: [u8; KINDS],
+        (all, any_four): ([u8; KINDS], bool),
         meld_kinds: &[MeldKind],
         win: Tile,
         conditions: &Conditions,
@@ -89,7 +89,7 @@ impl Prepared {
             .count();
         let mut base = [0u8; SLOTS];
         let mut base_held = 0u128;
-        let kinds = content_fans(&all, kongs, &mut base, &mut base_held);
+        let kinds = content_fans(&all, any_four, kongs, &mut base, &mut base_held);
         conditions.fans(&mut base, &mut base_held);
         Prepared {
             c13,
@@ -168,7 +168,14 @@ fn set(f: &mut Counts, held: &mut u128, fan: u8) {
 /// Fans judged on the tiles alone (suits, ranks, kinds): they hold for every reading, seven
 /// pairs included. `all` counts every tile of the hand, a kong as four.
 /// Returns the kinds held, as a mask.
-fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts, counted: &mut u128) -> u64 {
+/// `any_four`: some kind is held four times.
+fn content_fans(
+    all: &[u8; KINDS],
+    any_four: bool,
+    kongs: usize,
+    f: &mut Counts,
+    counted: &mut u128,
+) -> u64 {
     // Eight kinds at a time: held where the count is not zero, four where it xor 4 is zero
     // (the padding past the last kind is zero, so never four).
     let mut held = 0u64;
@@ -178,7 +185,9 @@ fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts, counted: &mut u
     for (i, chunk) in padded.chunks_exact(8).enumerate() {
         let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
         held |= nonzero_bytes(x) << (8 * i);
-        four |= (!nonzero_bytes(x ^ 0x0404_0404_0404_0404) & 0xff) << (8 * i);
+        if any_four {
+            four |= (!nonzero_bytes(x ^ 0x0404_0404_0404_0404) & 0xff) << (8 * i);
+        }
     }
     let fours = four.count_ones() as usize;
     let suits = (0..3).filter(|s| held >> (9 * s) & 0x1ff != 0).count();

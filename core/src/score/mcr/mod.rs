@@ -325,7 +325,8 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         *a += m;
     }
     // One pass for the maximum (it vectorises); the culprit is looked for only when over.
-    if all.iter().fold(0, |m, &x| m.max(x)) > 4 {
+    let most = all.iter().fold(0, |m, &x| m.max(x));
+    if most > 4 {
         let i = all.iter().position(|&x| x > 4).unwrap_or(0);
         return Err(ScoreError::FifthCopy(Tile::kind(i)));
     }
@@ -356,7 +357,7 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
     Ok(Prepared::new(
         c13,
         c14,
-        all,
+        (all, most == 4),
         &meld_kinds[..ctx.melds.len()],
         win,
         &conditions,
