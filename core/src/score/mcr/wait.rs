@@ -411,12 +411,12 @@ mod tests {
             let pool: Vec<usize> = match n % 4 {
                 0 => ORPHANS.to_vec(),
                 1 => {
-                    let k = KNITS[next(6) as usize];
+                    let k = KNITS[next(6)];
                     k.tiles()
                         .iter()
                         .map(|t| t.index())
                         .chain(27..34)
-                        .chain([next(34) as usize])
+                        .chain([next(34)])
                         .collect()
                 }
                 _ => (0..KINDS).collect(),
@@ -424,7 +424,7 @@ mod tests {
             let mut c = [0u8; KINDS];
             let mut placed = 0;
             while placed < 13 - 3 * melds {
-                let k = pool[next(pool.len() as u64) as usize];
+                let k = pool[next(pool.len() as u64)];
                 if c[k] < 4 {
                     c[k] += 1;
                     placed += 1;
