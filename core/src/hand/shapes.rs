@@ -291,6 +291,17 @@ fn seven_pairs(c: &[u8; KINDS]) -> bool {
 
 const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
+/// The thirteen orphans as a mask over kinds.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < ORPHANS.len() {
+        m |= 1 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+
 #[inline]
 fn thirteen_orphans(c: &[u8; KINDS]) -> bool {
     ORPHANS.iter().all(|&i| c[i] >= 1) && ORPHANS.iter().map(|&i| c[i]).sum::<u8>() == 14
@@ -303,16 +314,18 @@ fn honors_knitted(c: &[u8; KINDS]) -> Option<Knit> {
         return None;
     }
     let mask = suit_mask(c);
-    KNITS.iter().copied().find(|k| mask & !k.mask() == 0)
+    KNITS
+        .into_iter()
+        .zip(KNIT_MASKS)
+        .find(|(_, km)| mask & !km == 0)
+        .map(|(k, _)| k)
 }
 
 #[inline]
 fn suit_mask(c: &[u8; KINDS]) -> u32 {
     let mut mask = 0u32;
     for (i, &x) in c[..27].iter().enumerate() {
-        if x > 0 {
-            mask |= 1 << i;
-        }
+        mask |= u32::from(x > 0) << i;
     }
     mask
 }
@@ -355,22 +368,10 @@ pub fn for_each_decomposition(
     }
     if melds.is_empty() {
         if seven_pairs(&c) {
-            let mut d = Decomposition::empty(Shape::SevenPairs);
-            let mut pairs = [Tile::EAST; 7];
-            let mut n = 0;
-            for (i, &x) in c.iter().enumerate() {
-                for _ in 0..x / 2 {
-                    pairs[n] = Tile::kind(i);
-                    n += 1;
-                }
-            }
-            d.pairs = Some(pairs);
-            f(&d);
+            f(&seven_pairs_reading(&c));
         }
         if thirteen_orphans(&c) {
-            let mut d = Decomposition::empty(Shape::ThirteenOrphans);
-            d.pair = ORPHANS.iter().find(|&&i| c[i] == 2).map(|&i| Tile::kind(i));
-            f(&d);
+            f(&orphans_reading(&c));
         }
         if let Some(k) = honors_knitted(&c) {
             let mut d = Decomposition::empty(Shape::HonorsKnitted);
@@ -380,8 +381,7 @@ pub fn for_each_decomposition(
     }
     if melds.len() <= 1 {
         let mask = suit_mask(&c);
-        for k in KNITS {
-            let km = k.mask();
+        for (k, km) in KNITS.into_iter().zip(KNIT_MASKS) {
             if mask & km != km {
                 continue;
             }
@@ -400,6 +400,68 @@ pub fn for_each_decomposition(
             regular(&mut rest, 0, &mut d, &mut f);
         }
     }
+}
+
+fn seven_pairs_reading(c: &[u8; KINDS]) -> Decomposition {
+    let mut d = Decomposition::empty(Shape::SevenPairs);
+    let mut pairs = [Tile::EAST; 7];
+    let mut n = 0;
+    for (i, &x) in c.iter().enumerate() {
+        for _ in 0..x / 2 {
+            pairs[n] = Tile::kind(i);
+            n += 1;
+        }
+    }
+    d.pairs = Some(pairs);
+    d
+}
+
+fn orphans_reading(c: &[u8; KINDS]) -> Decomposition {
+    let mut d = Decomposition::empty(Shape::ThirteenOrphans);
+    d.pair = ORPHANS.iter().find(|&&i| c[i] == 2).map(|&i| Tile::kind(i));
+    d
+}
+
+/// For a concealed 14-tile hand of thirteen orphans or honors and knitted, its one reading:
+/// no other shape fits those tiles (a regular reading, seven pairs and a knitted straight
+/// need pairs or middle ranks they lack), so [`for_each_decomposition`] would yield just this.
+/// `None` for every other hand.
+/// `kinds` is the mask of the kinds held.
+pub(crate) fn only_special_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
+    // Fourteen tiles of the thirteen orphan kinds and no other: one is doubled.
+    if kinds == ORPHAN_MASK {
+        return Some(orphans_reading(c));
+    }
+    // Honors and knitted holds fourteen kinds once each.
+    if kinds.count_ones() != 14 {
+        return None;
+    }
+    let k = honors_knitted(c)?;
+    let mut d = Decomposition::empty(Shape::HonorsKnitted);
+    d.knit = Some(k);
+    Some(d)
+}
+
+/// The seven-pairs reading of a concealed 14-tile hand of seven shifted pairs (连七对), if it is
+/// one. Its other readings are regular ones, which never score as much (see the scoring).
+/// `kinds` is the mask of the kinds held.
+pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
+    if kinds == 0 {
+        return None;
+    }
+    let first = kinds.trailing_zeros() as usize;
+    // Seven kinds in a row from `first`, nothing else.
+    if kinds != 0x7f << first {
+        return None;
+    }
+    let shifted = first < 27 && first % 9 <= 2 && c[first..first + 7].iter().all(|&x| x == 2);
+    // Seven pairs hold fourteen tiles: nothing lies beyond the seven, which are the pairs in
+    // notation order, as `seven_pairs_reading` lists them.
+    shifted.then(|| {
+        let mut d = Decomposition::empty(Shape::SevenPairs);
+        d.pairs = Some(std::array::from_fn(|j| Tile::kind(first + j)));
+        d
+    })
 }
 
 /// Every decomposition of a complete hand, collected.
@@ -486,6 +548,23 @@ fn regular(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shifted_pairs_reading_is_the_seven_pairs_reading() {
+        for low in (0..27).filter(|i| i % 9 <= 2) {
+            let mut c = [0u8; KINDS];
+            (low..low + 7).for_each(|k| c[k] = 2);
+            let kinds =
+                |c: &[u8; KINDS]| (0..KINDS).fold(0u64, |m, i| m | u64::from(c[i] > 0) << i);
+            assert_eq!(
+                shifted_pairs_reading(&c, kinds(&c)),
+                Some(seven_pairs_reading(&c))
+            );
+            c[low] = 0;
+            c[33] = 2;
+            assert_eq!(shifted_pairs_reading(&c, kinds(&c)), None);
+        }
+    }
     use crate::hand::{KongKind, Meld};
 
     fn counts(s: &str) -> TileCounts {

@@ -17,6 +17,7 @@ use serde::Serialize;
 mod each_discard;
 mod regular;
 mod special;
+mod useful;
 mod wild;
 
 pub use each_discard::{after_each_discard, best_after_each_discard};
@@ -78,6 +79,13 @@ fn check(c: &TileCounts, extra: usize, melds: usize) -> Result<bool, ShantenErro
 #[inline]
 pub fn regular_shanten(c: &TileCounts, melds: usize) -> i8 {
     crate::hand::shapes_regular_distance(&c.0, 4 - melds.min(4)) as i8 - 1
+}
+
+/// The regular shape alone (four sets and a pair, `melds` of them declared): its shanten and
+/// useful tiles, for a hand of 13 or 14 tiles (melds count 3 each).
+pub fn regular_with_useful(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> {
+    let full = check(c, 0, melds)?;
+    Ok(per_shape(&c.0, full, |c| regular13(c, 4 - melds)))
 }
 
 /// Every shape's shanten and useful tiles, for a hand of 13 or 14 tiles (melds count 3 each).

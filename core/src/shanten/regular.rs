@@ -3,6 +3,7 @@
 
 #![allow(clippy::needless_range_loop)]
 
+use super::useful::{distance_and_improvers_k as by_entries, useful_tables};
 use super::*;
 
 /// Regular shape of a 3n+1 hand needing `sets` sets: shanten and the kinds that lower it.
@@ -27,9 +28,14 @@ pub(super) fn below_four(c: &[u8; KINDS]) -> u64 {
 }
 
 /// The distance of `c` to `sets` sets and a pair, and the kinds whose addition shortens it.
-/// Each group is looked up once; for each kind only its own group is looked up again and
-/// merged with the precomputed merge of the other three.
+/// Kind by kind: each group is looked up once; for each kind only its own group is looked up
+/// again and merged with the precomputed merge of the other three.
+/// Four reads of the useful-tile tables (see [`super::useful`]); a group of more than 13
+/// tiles (never in a 13-tile hand) takes the kind-by-kind path.
 pub(super) fn distance_and_improvers(c: &[u8; KINDS], sets: usize) -> (u8, u64) {
+    if let Some(e) = useful_tables().groups(c) {
+        return table::with_sets!(sets, by_entries(e));
+    }
     table::with_sets!(sets, distance_and_improvers_k(c))
 }
 
@@ -129,4 +135,38 @@ pub(super) fn lone_tiles(c: &[u8; KINDS]) -> u64 {
         near |= spread << (9 * s);
     }
     !near & ((1u64 << KINDS) - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The table path against the kind-by-kind path, on random hands of every size a hand
+    /// needing 0–4 sets has, weighted towards tiles close together.
+    #[test]
+    fn useful_tables_match_kind_by_kind() {
+        let mut rng = ChaCha8Rng::seed_from_u64(14);
+        for n in 0..200_000 {
+            let sets = n % 5;
+            let size = 3 * sets + 1;
+            let mut c = [0u8; KINDS];
+            let span = [KINDS, 9, 18][n % 3];
+            let mut placed = 0;
+            while placed < size {
+                let k = rng.gen_range(0..span);
+                if c[k] < 4 {
+                    c[k] += 1;
+                    placed += 1;
+                }
+            }
+            let e = useful_tables().groups(&c).unwrap();
+            assert_eq!(
+                table::with_sets!(sets, by_entries(e)),
+                table::with_sets!(sets, distance_and_improvers_k(&c)),
+                "{c:?} {sets}"
+            );
+        }
+    }
 }

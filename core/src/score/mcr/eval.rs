@@ -12,7 +12,7 @@
 
 use std::cell::Cell;
 
-use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id};
+use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id, nonzero_bytes, present};
 use super::wait;
 use crate::hand::{Decomposition, KongKind, MeldKind, Set, SetKind, Shape};
 use crate::tile::{KINDS, Tile};
@@ -57,6 +57,10 @@ pub(crate) struct Prepared {
     exposed: usize,
     /// Fans of tile content and win conditions, the same in every reading.
     base: Counts,
+    /// The ids counted in `base`, as a mask.
+    base_held: u128,
+    /// The kinds in the hand (melds included), as a mask.
+    pub(crate) kinds: u64,
     /// 九莲宝灯: the 13 held tiles are 1112345678999 of one suit.
     nine_gates: bool,
     /// 明暗杠 instead of 明杠 + 暗杠 (an option).
@@ -66,10 +70,11 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    #[inline(always)]
     pub(crate) fn new(
         c13: [u8; KINDS],
         c14: [u8; KINDS],
-        all: [u8; KINDS],
+        (all, any_four): ([u8; KINDS], bool),
         meld_kinds: &[MeldKind],
         win: Tile,
         conditions: &Conditions,
@@ -83,8 +88,9 @@ impl Prepared {
             .filter(|&&k| k != MeldKind::Kong(KongKind::Concealed))
             .count();
         let mut base = [0u8; SLOTS];
-        content_fans(&all, kongs, &mut base);
-        conditions.fans(&mut base);
+        let mut base_held = 0u128;
+        let kinds = content_fans(&all, any_four, kongs, &mut base, &mut base_held);
+        conditions.fans(&mut base, &mut base_held);
         Prepared {
             c13,
             c14,
@@ -95,6 +101,8 @@ impl Prepared {
             round: conditions.round,
             exposed,
             base,
+            base_held,
+            kinds,
             nine_gates: meld_kinds.is_empty() && is_nine_gates(&c13),
             mixed_kong_5: conditions.mixed_kong_5,
             unique_wait: Cell::new(None),
@@ -126,73 +134,91 @@ pub(crate) struct Conditions {
 }
 
 impl Conditions {
-    fn fans(&self, f: &mut Counts) {
+    fn fans(&self, f: &mut Counts, held: &mut u128) {
         if self.last_copy {
-            f[id::LAST_TILE as usize] = 1;
+            set(f, held, id::LAST_TILE);
         }
         if self.self_drawn {
-            f[id::SELF_DRAWN as usize] = 1;
+            set(f, held, id::SELF_DRAWN);
             if self.last_tile {
-                f[id::LAST_TILE_DRAW as usize] = 1;
+                set(f, held, id::LAST_TILE_DRAW);
             }
             // §7 item 10: both by default; the option drops 杠上开花 beside 妙手回春.
             if self.on_kong && (!self.last_tile || self.kong_flower_with_last_tile_draw) {
-                f[id::OUT_WITH_REPLACEMENT_TILE as usize] = 1;
+                set(f, held, id::OUT_WITH_REPLACEMENT_TILE);
             }
         } else {
             if self.last_tile {
-                f[id::LAST_TILE_CLAIM as usize] = 1;
+                set(f, held, id::LAST_TILE_CLAIM);
             }
             if self.robbing_kong {
-                f[id::ROBBING_THE_KONG as usize] = 1;
+                set(f, held, id::ROBBING_THE_KONG);
             }
         }
     }
 }
 
+/// Counts a fan once and marks it in the mask of ids counted.
+#[inline(always)]
+fn set(f: &mut Counts, held: &mut u128, fan: u8) {
+    f[fan as usize] = 1;
+    *held |= 1 << fan;
+}
+
 /// Fans judged on the tiles alone (suits, ranks, kinds): they hold for every reading, seven
 /// pairs included. `all` counts every tile of the hand, a kong as four.
-fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts) {
+/// Returns the kinds held, as a mask.
+/// `any_four`: some kind is held four times.
+fn content_fans(
+    all: &[u8; KINDS],
+    any_four: bool,
+    kongs: usize,
+    f: &mut Counts,
+    counted: &mut u128,
+) -> u64 {
+    // Eight kinds at a time: held where the count is not zero, four where it xor 4 is zero
+    // (the padding past the last kind is zero, so never four).
     let mut held = 0u64;
-    let mut fours = 0usize;
-    for (i, &x) in all.iter().enumerate() {
-        if x > 0 {
-            held |= 1 << i;
-        }
-        if x == 4 {
-            fours += 1;
+    let mut four = 0u64;
+    let mut padded = [0u8; KINDS.next_multiple_of(8)];
+    padded[..KINDS].copy_from_slice(all);
+    for (i, chunk) in padded.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        held |= nonzero_bytes(x) << (8 * i);
+        if any_four {
+            four |= (!nonzero_bytes(x ^ 0x0404_0404_0404_0404) & 0xff) << (8 * i);
         }
     }
-    let set = |f: &mut Counts, fan: u8| f[fan as usize] = 1;
+    let fours = four.count_ones() as usize;
     let suits = (0..3).filter(|s| held >> (9 * s) & 0x1ff != 0).count();
     let no_honors = held & HONORS == 0;
     if no_honors {
-        set(f, id::NO_HONORS);
+        set(f, counted, id::NO_HONORS);
     }
     match suits {
-        2 => set(f, id::ONE_VOIDED_SUIT),
-        1 if no_honors => set(f, id::FULL_FLUSH),
-        1 => set(f, id::HALF_FLUSH),
-        3 if held & WINDS != 0 && held & DRAGONS != 0 => set(f, id::ALL_TYPES),
+        2 => set(f, counted, id::ONE_VOIDED_SUIT),
+        1 if no_honors => set(f, counted, id::FULL_FLUSH),
+        1 => set(f, counted, id::HALF_FLUSH),
+        3 if held & WINDS != 0 && held & DRAGONS != 0 => set(f, counted, id::ALL_TYPES),
         _ => {}
     }
     let simples = held & (TERMINALS | HONORS) == 0;
     if simples {
-        set(f, id::ALL_SIMPLES);
+        set(f, counted, id::ALL_SIMPLES);
     }
     if held & !REVERSIBLE == 0 {
-        set(f, id::REVERSIBLE_TILES);
+        set(f, counted, id::REVERSIBLE_TILES);
     }
     if held & !GREEN == 0 {
-        set(f, id::ALL_GREEN);
+        set(f, counted, id::ALL_GREEN);
     }
     if !simples {
         if held & !HONORS == 0 {
-            set(f, id::ALL_HONORS);
+            set(f, counted, id::ALL_HONORS);
         } else if held & !TERMINALS == 0 {
-            set(f, id::ALL_TERMINALS);
+            set(f, counted, id::ALL_TERMINALS);
         } else if held & !(TERMINALS | HONORS) == 0 {
-            set(f, id::ALL_TERMINALS_AND_HONORS);
+            set(f, counted, id::ALL_TERMINALS_AND_HONORS);
         }
     }
     if no_honors {
@@ -202,19 +228,24 @@ fn content_fans(all: &[u8; KINDS], kongs: usize, f: &mut Counts) {
         }
         // Bit r-1 for rank r.
         if ranks & !0b111 == 0 {
-            set(f, id::LOWER_TILES);
+            set(f, counted, id::LOWER_TILES);
         } else if ranks & !0b1111 == 0 {
-            set(f, id::LOWER_FOUR);
+            set(f, counted, id::LOWER_FOUR);
         } else if ranks & !0b1_1100_0000 == 0 {
-            set(f, id::UPPER_TILES);
+            set(f, counted, id::UPPER_TILES);
         } else if ranks & !0b1_1110_0000 == 0 {
-            set(f, id::UPPER_FOUR);
+            set(f, counted, id::UPPER_FOUR);
         } else if ranks & !0b0_0011_1000 == 0 {
-            set(f, id::MIDDLE_TILES);
+            set(f, counted, id::MIDDLE_TILES);
         }
     }
     // 四归一: four copies used without being a kong.
-    f[id::TILE_HOG as usize] = fours.saturating_sub(kongs) as u8;
+    let hogs = fours.saturating_sub(kongs) as u8;
+    if hogs > 0 {
+        f[id::TILE_HOG as usize] = hogs;
+        *counted |= 1 << id::TILE_HOG;
+    }
+    held
 }
 
 /// The 13 held tiles are exactly 1112345678999 of one suit.
@@ -224,13 +255,21 @@ fn is_nine_gates(c13: &[u8; KINDS]) -> bool {
 }
 
 /// Scores one reading: the fan counts after exclusions, and their total (flowers aside).
-pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> (Counts, u32) {
+#[inline(always)]
+pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> Reading {
     let mut f = p.base;
+    // The ids counted: the special shapes add known ones; a set reading adds many, so its
+    // counts are scanned.
+    let mut held = p.base_held;
     match d.shape {
-        Shape::Regular => set_fans(p, d, false, &mut f),
+        Shape::Regular => {
+            set_fans(p, d, false, &mut f);
+            held = present(&f);
+        }
         Shape::KnittedStraight => {
             f[id::KNITTED_STRAIGHT as usize] = 1;
             set_fans(p, d, true, &mut f);
+            held = present(&f);
         }
         Shape::SevenPairs => {
             let fan = if shifted_pairs(&p.c14) {
@@ -238,23 +277,24 @@ pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> (Counts, u32) {
             } else {
                 id::SEVEN_PAIRS
             };
-            f[fan as usize] = 1;
+            set(&mut f, &mut held, fan);
         }
-        Shape::ThirteenOrphans => f[id::THIRTEEN_ORPHANS as usize] = 1,
+        Shape::ThirteenOrphans => set(&mut f, &mut held, id::THIRTEEN_ORPHANS),
         Shape::HonorsKnitted => {
             let honors = p.c14[27..].iter().filter(|&&x| x > 0).count();
             if honors == 7 {
-                f[id::GREATER_HONORS_AND_KNITTED_TILES as usize] = 1;
+                set(&mut f, &mut held, id::GREATER_HONORS_AND_KNITTED_TILES);
             } else {
-                f[id::LESSER_HONORS_AND_KNITTED_TILES as usize] = 1;
+                set(&mut f, &mut held, id::LESSER_HONORS_AND_KNITTED_TILES);
                 // Five honors leave room for all nine knitted tiles.
                 if honors == 5 {
-                    f[id::KNITTED_STRAIGHT as usize] = 1;
+                    set(&mut f, &mut held, id::KNITTED_STRAIGHT);
                 }
             }
         }
     }
-    finish(&mut f)
+    debug_assert_eq!(held, present(&f));
+    finish(&mut f, held)
 }
 
 /// 连七对: seven consecutive pairs of one suit.
@@ -731,15 +771,21 @@ fn wait_fans(p: &Prepared, d: &Decomposition, pair: Tile, f: &mut Counts) {
 }
 
 /// Applies the exclusions in id order (a fan removed by another removes nothing itself),
-/// 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without flowers.
-pub(crate) fn finish(f: &mut Counts) -> (Counts, u32) {
+/// 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without flowers. Only the fans
+/// present (`held`, the ids of nonzero counts) are visited.
+#[inline(always)]
+pub(crate) fn finish(f: &mut Counts, mut held: u128) -> Reading {
     let mut removed = 0u128;
-    let (list, n) = EXCLUDERS;
-    for &fan in &list[..n] {
-        if f[fan as usize] > 0 && removed >> fan & 1 == 0 {
-            removed |= EXCLUDES[fan as usize];
+    let mut todo = held & EXCLUDERS;
+    while todo != 0 {
+        let fan = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        if removed >> fan & 1 == 0 {
+            removed |= EXCLUDES[fan];
         }
     }
+    removed &= held;
+    held &= !removed;
     while removed != 0 {
         let i = removed.trailing_zeros() as usize;
         f[i] = 0;
@@ -749,15 +795,33 @@ pub(crate) fn finish(f: &mut Counts) -> (Counts, u32) {
     let pung = id::PUNG_OF_TERMINALS_OR_HONORS as usize;
     if f[gates] > 0 {
         f[pung] = f[pung].saturating_sub(1);
+        if f[pung] == 0 {
+            held &= !(1 << pung);
+        }
     }
-    let mut total: u32 = f
-        .iter()
-        .zip(POINTS.iter())
-        .map(|(&c, &pts)| c as u32 * pts as u32)
-        .sum();
+    let mut total = 0u32;
+    let mut todo = held;
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        total += f[i] as u32 * POINTS[i] as u32;
+        todo &= todo - 1;
+    }
     if total == 0 {
         f[id::CHICKEN_HAND as usize] = 1;
+        held |= 1 << id::CHICKEN_HAND;
         total = POINTS[id::CHICKEN_HAND as usize] as u32;
     }
-    (*f, total)
+    Reading {
+        counts: *f,
+        total,
+        held,
+    }
+}
+
+/// One reading's fans: counts by id, their total (flowers aside), and the ids counted as a
+/// mask.
+pub(crate) struct Reading {
+    pub(crate) counts: Counts,
+    pub(crate) total: u32,
+    pub(crate) held: u128,
 }

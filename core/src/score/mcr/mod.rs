@@ -29,7 +29,7 @@ pub use table::{FANS, Fan, FanId, MIXED_KONG, fan_by_id, id, set_scoped};
 use crate::hand::{Decomposition, Meld, MeldKind, SetKind, Shape, for_each_decomposition};
 use crate::seat::{Seat, Wind};
 use crate::tile::{KINDS, Tile, TileCounts};
-use eval::{Conditions, Counts, Prepared};
+use eval::{Conditions, Counts, Prepared, Reading};
 use table::SLOTS;
 
 /// Base payment (底分) each loser pays the winner.
@@ -178,19 +178,22 @@ pub struct FanList {
 }
 
 impl FanList {
-    fn from_counts(counts: &Counts) -> FanList {
+    /// The list of `counts`, whose nonzero ids are `held`.
+    #[inline(always)]
+    fn from_counts(counts: &Counts, held: u128) -> FanList {
         let mut list = FanList {
             items: [FanCount { id: 0, count: 0 }; SLOTS],
             len: 0,
         };
-        for (i, &c) in counts.iter().enumerate() {
-            if c > 0 {
-                list.items[list.len as usize] = FanCount {
-                    id: i as FanId,
-                    count: c,
-                };
-                list.len += 1;
-            }
+        let mut held = held;
+        while held != 0 {
+            let i = held.trailing_zeros() as usize;
+            held &= held - 1;
+            list.items[list.len as usize] = FanCount {
+                id: i as FanId,
+                count: counts[i],
+            };
+            list.len += 1;
         }
         list
     }
@@ -246,10 +249,14 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
-    fn new(mut counts: Counts, points: u32, flowers: u8, opts: &McrOptions) -> Breakdown {
+    #[inline(always)]
+    fn new(r: &Reading, flowers: u8, opts: &McrOptions) -> Breakdown {
+        let mut counts = r.counts;
+        let points = r.total;
         counts[id::FLOWER_TILES as usize] = flowers;
+        let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
         Breakdown {
-            fans: FanList::from_counts(&counts),
+            fans: FanList::from_counts(&counts, held),
             total: points + flowers as u32,
             flowers,
             valid: points >= opts.min_points,
@@ -268,6 +275,7 @@ impl Breakdown {
 }
 
 /// Checks the hand and gathers what every reading shares.
+#[inline(always)]
 fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> {
     if ctx.flowers > MAX_FLOWERS {
         return Err(ScoreError::TooManyFlowers(ctx.flowers));
@@ -276,8 +284,14 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
     if win.is_flower() {
         return Err(ScoreError::FlowerWinTile(win));
     }
-    if let Some(&t) = ctx.concealed.iter().find(|t| t.is_flower()) {
-        return Err(ScoreError::FlowerInHand(t));
+
+    // Counted while checked for flowers; wrapping, as the size is checked only below.
+    let mut c13 = [0u8; KINDS];
+    for &t in ctx.concealed {
+        if t.is_flower() {
+            return Err(ScoreError::FlowerInHand(t));
+        }
+        c13[t.index()] = c13[t.index()].wrapping_add(1);
     }
     if ctx.melds.len() > 4 {
         return Err(ScoreError::TooManyMelds(ctx.melds.len()));
@@ -304,18 +318,17 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         m.add_to(&mut c);
         in_melds = c.0;
     }
-    let mut c13 = [0u8; KINDS];
-    for t in ctx.concealed {
-        c13[t.index()] += 1;
-    }
     let mut c14 = c13;
     c14[win.index()] += 1;
     let mut all = c14;
-    for i in 0..KINDS {
-        all[i] += in_melds[i];
-        if all[i] > 4 {
-            return Err(ScoreError::FifthCopy(Tile::kind(i)));
-        }
+    for (a, &m) in all.iter_mut().zip(&in_melds) {
+        *a += m;
+    }
+    // One pass for the maximum (it vectorises); the culprit is looked for only when over.
+    let most = all.iter().fold(0, |m, &x| m.max(x));
+    if most > 4 {
+        let i = all.iter().position(|&x| x > 4).unwrap_or(0);
+        return Err(ScoreError::FifthCopy(Tile::kind(i)));
     }
     if ctx.robbing_kong && ctx.self_drawn {
         return Err(ScoreError::RobbingSelfDrawn);
@@ -344,7 +357,7 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
     Ok(Prepared::new(
         c13,
         c14,
-        all,
+        (all, most == 4),
         &meld_kinds[..ctx.melds.len()],
         win,
         &conditions,
@@ -395,23 +408,50 @@ fn preferred(a: (u32, u32, &Counts), b: (u32, u32, &Counts), seven_pairs: bool) 
 }
 
 /// Scores a winning hand: the breakdown of its best reading.
+///
+/// A concealed hand of thirteen orphans or honors and knitted has one reading, scored at once.
+/// Seven shifted pairs (88) are scored as seven pairs without trying their regular readings:
+/// those are four chows and a pair of one suit (no pung fits seven pairs), worth at most
+/// full flush 24 + pure straight or shifted chows 16 + a few small fans, and the win
+/// conditions add the same to both; `shortcuts_match_every_reading` checks all such hands.
 pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreError> {
     let p = prepare(ctx, opts)?;
+    if ctx.melds.is_empty() {
+        // Without melds the kinds held are those of the concealed tiles.
+        let only = crate::hand::only_special_reading(&p.c14, p.kinds)
+            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14, p.kinds));
+        if let Some(d) = only {
+            return Ok(Breakdown::new(&eval::evaluate(&p, &d), ctx.flowers, opts));
+        }
+    }
+    score_every_reading(ctx, &p, opts)
+}
+
+/// The best of every reading of the hand.
+fn score_every_reading(
+    ctx: &WinContext,
+    p: &Prepared,
+    opts: &McrOptions,
+) -> Result<Breakdown, ScoreError> {
     let seven_pairs = ctx.melds.is_empty() && p.c14.iter().all(|&x| x % 2 == 0);
-    let mut best: Option<(u32, u32, Counts)> = None;
+    let mut best: Option<(u32, Reading)> = None;
     for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| {
-        let (counts, total) = eval::evaluate(&p, d);
+        let r = eval::evaluate(p, d);
         let order = reading_order(d);
         let better = match &best {
             None => true,
-            Some((t, o, c)) => preferred((total, order, &counts), (*t, *o, c), seven_pairs),
+            Some((o, b)) => preferred(
+                (r.total, order, &r.counts),
+                (b.total, *o, &b.counts),
+                seven_pairs,
+            ),
         };
         if better {
-            best = Some((total, order, counts));
+            best = Some((order, r));
         }
     });
-    let (total, _, counts) = best.ok_or(ScoreError::NotComplete)?;
-    Ok(Breakdown::new(counts, total, ctx.flowers, opts))
+    let (_, r) = best.ok_or(ScoreError::NotComplete)?;
+    Ok(Breakdown::new(&r, ctx.flowers, opts))
 }
 
 /// Scores one reading of the hand alone, as if it were the only one. `reading` must be one of
@@ -428,8 +468,11 @@ pub fn score_decomposition(
     if !found {
         return Err(ScoreError::ForeignReading);
     }
-    let (counts, total) = eval::evaluate(&p, reading);
-    Ok(Breakdown::new(counts, total, ctx.flowers, opts))
+    Ok(Breakdown::new(
+        &eval::evaluate(&p, reading),
+        ctx.flowers,
+        opts,
+    ))
 }
 
 /// Whether the hand may be declared a win: complete, consistent and worth the minimum without
@@ -495,6 +538,97 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 81);
+    }
+
+    /// Thirteen orphans, honors and knitted (5–7 honors) and seven shifted pairs, every winning
+    /// tile, under varied conditions: the shortcuts of [`score`] give what scoring every
+    /// reading gives. For seven shifted pairs this is all of them.
+    #[test]
+    fn shortcuts_match_every_reading() {
+        let opts = McrOptions::default();
+        let mut hands: Vec<[u8; KINDS]> = Vec::new();
+        for low in (0..27).filter(|i| i % 9 <= 2) {
+            let mut c = [0u8; KINDS];
+            (low..low + 7).for_each(|k| c[k] = 2);
+            hands.push(c);
+        }
+        let orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+        for &pair in &orphans {
+            let mut c = [0u8; KINDS];
+            orphans.iter().for_each(|&k| c[k] = 1);
+            c[pair] = 2;
+            hands.push(c);
+        }
+        for knit in crate::hand::KNITS {
+            let tiles = knit.tiles();
+            // Honors kept: all seven, or all but one or two (drop those and add knit tiles).
+            for skip in 0..9usize {
+                let mut c = [0u8; KINDS];
+                (27..34).for_each(|k| c[k] = 1);
+                let dropped = [27 + skip % 7, 27 + (skip + 3) % 7];
+                let n = skip % 3;
+                for &d in &dropped[..n] {
+                    c[d] = 0;
+                }
+                for t in tiles.iter().take(7 + n) {
+                    c[t.index()] = 1;
+                }
+                hands.push(c);
+            }
+        }
+        let mut checked = 0;
+        for c in hands {
+            assert_eq!(c.iter().map(|&x| x as usize).sum::<usize>(), 14, "{c:?}");
+            for (w, _) in c.iter().enumerate().filter(|(_, x)| **x > 0) {
+                let mut rest = TileCounts(c);
+                rest.remove(Tile::kind(w));
+                let concealed = rest.tiles();
+                for flags in 0..16u8 {
+                    let ctx = WinContext {
+                        self_drawn: flags & 1 != 0,
+                        last_copy: flags & 2 != 0,
+                        last_tile: flags & 4 != 0,
+                        seat_wind: Wind::from_index(usize::from(flags >> 3) * 2),
+                        round_wind: Wind::from_index(w % 4),
+                        flowers: flags % 3,
+                        ..WinContext::new(&concealed, &[], Tile::kind(w))
+                    };
+                    let p = prepare(&ctx, &opts).unwrap();
+                    assert_eq!(
+                        score(&ctx, &opts),
+                        score_every_reading(&ctx, &p, &opts),
+                        "{c:?} winning on {w}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn present_matches_the_plain_loop() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..20_000 {
+            let mut counts = [0u8; SLOTS];
+            for c in counts.iter_mut() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Mostly zeros, some small counts, some values with the top bit set.
+                *c = match state % (4 + n % 20) {
+                    0 => (state >> 32) as u8,
+                    1 => 1,
+                    2 => 0x80,
+                    _ => 0,
+                };
+            }
+            let plain = counts
+                .iter()
+                .enumerate()
+                .fold(0u128, |m, (i, &c)| m | (u128::from(c > 0) << i));
+            assert_eq!(table::present(&counts), plain, "{counts:?}");
+        }
     }
 
     #[test]

@@ -256,21 +256,43 @@ pub(crate) const EXCLUDES: [u128; SLOTS] = {
     m
 };
 
-/// The ids whose whole-hand mask is not empty, ascending: the only ones the exclusion pass
-/// has to look at.
-pub(crate) const EXCLUDERS: ([FanId; SLOTS], usize) = {
-    let mut list = [0 as FanId; SLOTS];
-    let mut n = 0;
+/// The ids whose whole-hand mask is not empty, as a mask: the only fans the exclusion pass has
+/// to look at.
+pub(crate) const EXCLUDERS: u128 = {
+    let mut m = 0u128;
     let mut i = 1;
     while i < SLOTS {
         if EXCLUDES[i] != 0 {
-            list[n] = i as FanId;
-            n += 1;
+            m |= 1 << i;
         }
         i += 1;
     }
-    (list, n)
+    m
 };
+
+/// The ids with a count above zero, as a mask: eight counts at a time (see [`nonzero_bytes`]).
+#[inline]
+pub(crate) fn present(f: &[u8; SLOTS]) -> u128 {
+    let mut padded = [0u8; SLOTS.next_multiple_of(8)];
+    padded[..SLOTS].copy_from_slice(f);
+    let mut m = 0u128;
+    for (i, chunk) in padded.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        m |= (nonzero_bytes(x) as u128) << (8 * i);
+    }
+    m
+}
+
+/// Bit `i` set when byte `i` of `x` is not zero: a byte's top bit is set when it is not zero,
+/// and one multiplication gathers the eight top bits (no carries: the products land on
+/// distinct bits).
+#[inline(always)]
+pub(crate) fn nonzero_bytes(x: u64) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let nonzero = (((x & LOW) + LOW) | x) & HIGH;
+    (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
 
 /// Fan ids by English name.
 pub mod id {
