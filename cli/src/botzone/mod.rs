@@ -404,4 +404,77 @@ mod tests {
             );
         }
     }
+
+    /// Histories from real hands, cut anywhere and mangled (tokens replaced, requests dropped,
+    /// doubled or swapped): every one gets an answer, none a panic.
+    #[test]
+    fn mangled_histories_never_panic() {
+        let rules = RuleSet::botzone();
+        let mut transcripts: Vec<Vec<String>> = Vec::new();
+        for seed in 0..4u64 {
+            let mut game = Game::new(HandSetup {
+                rules: rules.clone(),
+                seed: Seed::from_u64(seed),
+                dealer: Seat(0),
+                prevalent: Wind::East,
+                dealer_level: 0,
+            });
+            let me = Seat((seed % 4) as u8);
+            let mut seat = BotzoneSeat::new("unused", Form::Json, Duration::from_secs(1));
+            seat.new_hand(me, Seat(0), Wind::East);
+            let mut bots: Vec<LevelBot> =
+                (0..4).map(|_| LevelBot::new(Level::Normal, seed)).collect();
+            while !game.is_finished() {
+                let s = Seat::ALL.into_iter().find(|&s| game.is_pending(s)).unwrap();
+                let a = bots[s.index()].choose(&game.view(s));
+                game.apply(s, a).unwrap();
+            }
+            seat.feed(&game.events_for(me));
+            transcripts.push(seat.requests.clone());
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n.max(1) as u64) as usize
+        };
+        let words = [
+            "W1", "W9", "B5", "T3", "F4", "J1", "J3", "H1", "H8", "X9", "0", "1", "2", "3", "4",
+            "9", "PLAY", "PENG", "CHI", "GANG", "BUGANG", "DRAW", "BUHUA", "", "W0",
+        ];
+        let mut bot = LevelBot::new(Level::Hard, 0);
+        for _ in 0..3000 {
+            let t = &transcripts[next(transcripts.len())];
+            let mut reqs: Vec<String> = t[..1 + next(t.len())].to_vec();
+            for _ in 0..1 + next(3) {
+                let i = next(reqs.len());
+                match next(4) {
+                    0 => {
+                        let mut w: Vec<String> = reqs[i].split(' ').map(str::to_string).collect();
+                        let j = next(w.len());
+                        w[j] = words[next(words.len())].to_string();
+                        reqs[i] = w.join(" ");
+                    }
+                    1 if reqs.len() > 1 => {
+                        reqs.remove(i);
+                    }
+                    2 => reqs.insert(i, reqs[i].clone()),
+                    _ => {
+                        let j = next(reqs.len());
+                        reqs.swap(i, j);
+                    }
+                }
+            }
+            let h = History {
+                responses: (1..reqs.len())
+                    .map(|_| {
+                        ["PASS", "PLAY W1", "GANG J1", "GANG H2", "HU", "x"][next(6)].to_string()
+                    })
+                    .collect(),
+                requests: reqs,
+            };
+            let _ = answer(&rules, &h, &mut bot);
+        }
+    }
 }

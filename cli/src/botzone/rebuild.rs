@@ -78,6 +78,23 @@ pub fn rebuild(
             ));
         }
     };
+    // Flowers never come up in a game without them; a request naming one is not from it.
+    for (i, r) in requests.iter().enumerate() {
+        let named: Vec<Tile> = match r {
+            Request::Draw(t)
+            | Request::Play { tile: t, .. }
+            | Request::AddedKong { tile: t, .. } => {
+                vec![*t]
+            }
+            Request::Pung { out, .. } => vec![*out],
+            Request::Chow { middle, out, .. } => vec![*middle, *out],
+            Request::Flower { tile, .. } => vec![*tile],
+            _ => Vec::new(),
+        };
+        if let Some(f) = named.iter().find(|t| t.is_flower()) {
+            return Err(format!("request {i} ('{}') names the flower {f}", r.text()));
+        }
+    }
     let plan = Plan::make(me, &my_tiles, requests)?;
     let setup = HandSetup {
         rules: rules.clone(),
