@@ -125,7 +125,7 @@ impl Knowledge {
             opponents,
             mcr: match v.rules.scoring {
                 Scoring::Mcr => v.rules.mcr,
-                Scoring::Hangzhou(_) => McrOptions {
+                Scoring::Hangzhou(_) | Scoring::Tongcheng(_) => McrOptions {
                     min_points: 0,
                     ..v.rules.mcr
                 },
