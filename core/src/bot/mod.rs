@@ -168,6 +168,14 @@ impl Bot for LevelBot {
         if d.legal.len() == 1 {
             return d.legal[0];
         }
+        // 补花: a flower tile (发 in the Tongcheng games) is dead weight that blocks the win;
+        // setting it aside draws a replacement, and it pays +1.
+        if let Some(f) = view.flower_tile
+            && d.kind == DecisionKind::Turn
+            && d.legal.contains(&Action::Discard(f))
+        {
+            return Action::Discard(f);
+        }
         // Wild rules (Hangzhou): keep the wilds, judge discards by shanten with wilds.
         if let (Some(wild), DecisionKind::Turn) = (view.wild, d.kind) {
             let k = Knowledge::from_view(view);
@@ -178,7 +186,10 @@ impl Bot for LevelBot {
             && self.level != Level::Easy
         {
             let k = Knowledge::from_view(view);
-            let white_as = view.wild_indicator.filter(|&t| t != Tile::WHITE);
+            // 翻财神's 白 plays the face in chows; 跑风 has no chow (its 中 counts as itself).
+            let white_as = (view.stand_in == Some(Tile::WHITE))
+                .then_some(view.wild_indicator)
+                .flatten();
             return wild_claim(&k, tile, &d.legal, wild, white_as);
         }
         // Most claim windows are decided by the hand alone: a tile that would not help even
@@ -350,6 +361,8 @@ fn paying_draws(k: &Knowledge, c: &TileCounts) -> (u32, u32) {
 /// 财飘: holding a win that is 爆头 with a spare wild, a wild discard keeps the 爆头 wait and
 /// doubles the next win, so with tiles to spare the bot throws the wild instead of winning.
 fn piao_instead_of_winning(view: &SeatView, legal: &[Action]) -> Option<Action> {
+    // 财飘 is a Hangzhou element; other wild games pay nothing for it.
+    view.rules.hangzhou_scoring()?;
     let wild = view.wild?;
     let drawn = view.drawn?;
     let piao = Action::Discard(wild);

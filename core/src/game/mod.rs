@@ -180,6 +180,15 @@ impl HandResult {
         }
     }
 
+    /// The breakdown of `seat`'s win, if it won.
+    pub fn score_of(&self, seat: Seat) -> Option<&WinScore> {
+        if self.winner == Some(seat) {
+            return self.score.as_ref();
+        }
+        let i = self.winners.iter().skip(1).position(|&w| w == seat)?;
+        self.other_scores.get(i)
+    }
+
     /// Whether `seat` won this hand (alone or with others, 一炮多响).
     pub fn is_winner(&self, seat: Seat) -> bool {
         self.winner == Some(seat) || self.winners.contains(&seat)
