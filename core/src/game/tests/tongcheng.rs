@@ -689,3 +689,76 @@ fn paofeng_special_indicators() {
         g.check_invariants().unwrap();
     }
 }
+
+// ---- bots ----
+
+#[test]
+fn bots_set_flowers_aside_and_never_offer_a_chow_or_a_wild() {
+    use crate::bot::{Bot, Level, LevelBot};
+    for level in Level::ALL {
+        // 跑风: the dealer holds two 发 (flowers) and a wild 8p: every level sets a flower
+        // aside first.
+        let g = t5(pf());
+        let a = LevelBot::new(level, 1).choose(&g.view(Seat(0)));
+        assert_eq!(a, Action::Discard(Tile::GREEN), "{level:?}");
+        // 点炮 with 补花: the same.
+        let rules = RuleSet {
+            green_flowers: true,
+            ..dp()
+        };
+        let g = scripted(
+            rules,
+            ["11m33m55p77p22s88s4z6z", T1[1], T1[2], "6789s333z55z22z77z"],
+            "",
+            "",
+        );
+        assert_eq!(
+            LevelBot::new(level, 1).choose(&g.view(Seat(0))),
+            Action::Discard(Tile::GREEN)
+        );
+    }
+}
+
+/// Bots of every level play whole hands of both games: every action legal, every invariant
+/// kept, no wild ever discarded while other tiles are held, and some hands won (several
+/// winners on one discard among them under 点炮).
+#[test]
+fn bot_hands_of_both_games_keep_every_invariant() {
+    use crate::bot::{Bot, Level, LevelBot};
+    for rules in [dp(), pf()] {
+        let (mut wins, mut multi) = (0, 0);
+        for i in 0..60u64 {
+            let setup = HandSetup {
+                rules: rules.clone(),
+                seed: Seed::from_u64(1000 + i),
+                dealer: Seat((i % 4) as u8),
+                prevalent: Wind::East,
+                dealer_level: 0,
+            };
+            let mut g = Game::new(setup);
+            let mut bots: [LevelBot; 4] =
+                std::array::from_fn(|s| LevelBot::new(Level::ALL[(s + i as usize) % 3], i));
+            while !g.is_finished() {
+                for s in g.pending_seats() {
+                    let a = bots[s.index()].choose(&g.view(s));
+                    assert!(!matches!(a, Action::Chow(_)));
+                    if let (Some(w), Action::Discard(t)) = (g.wild(), a) {
+                        let held = g.concealed(s);
+                        assert!(t != w || held.total() == usize::from(held.get(w)));
+                    }
+                    g.apply(s, a).unwrap();
+                    g.check_invariants().unwrap();
+                }
+            }
+            let r = g.result().unwrap();
+            wins += usize::from(r.winner.is_some());
+            multi += usize::from(r.winners.len() > 1);
+            assert_eq!(
+                replay(&HandRecord::of(&g).unwrap()).unwrap().result(),
+                Some(r)
+            );
+        }
+        assert!(wins > 20, "{}: {wins} wins in 60 hands", rules.name);
+        eprintln!("{}: {wins} wins, {multi} with several winners", rules.name);
+    }
+}
