@@ -683,4 +683,65 @@ mod tests {
         }
         assert_eq!(RuleSet::hangzhou_mil().hangzhou_scoring().unwrap().cap, 4);
     }
+
+    #[test]
+    fn tongcheng_presets_round_trip_and_refuse_bad_combinations() {
+        for name in ["tongcheng-dianpao", "tongcheng-paofeng"] {
+            let r = RuleSet::preset(name).unwrap();
+            assert_eq!(r.name, name);
+            assert_eq!(r.tile_count(), 136);
+            assert!(!r.chows);
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<RuleSet>(&json).unwrap(), r);
+            r.validate().unwrap();
+        }
+        assert_eq!(
+            RuleSet::preset("tongcheng").unwrap(),
+            RuleSet::tongcheng_dianpao()
+        );
+        let dp = RuleSet::tongcheng_dianpao();
+        assert!(dp.multiple_winners && dp.kong_payments && dp.missed_pung_lock);
+        assert_eq!(dp.discard_wins, DiscardWins::Any);
+        assert_eq!(dp.dealer, DealerRule::WinnerOrLastDraw);
+        let pf = RuleSet::tongcheng_paofeng();
+        assert_eq!(pf.wild, WildRule::FlippedNext);
+        assert_eq!(pf.discard_wins, DiscardWins::Never);
+        // The 跑风 wild needs the 跑风 scorer and self-draw only; 飘 is bounded.
+        let bad = [
+            RuleSet {
+                wild: WildRule::FlippedNext,
+                ..RuleSet::tongcheng_dianpao()
+            },
+            RuleSet {
+                wild: WildRule::None,
+                ..RuleSet::tongcheng_paofeng()
+            },
+            RuleSet {
+                discard_wins: DiscardWins::Any,
+                ..RuleSet::tongcheng_paofeng()
+            },
+            RuleSet {
+                piao: Piao::Fixed(200),
+                ..RuleSet::tongcheng_dianpao()
+            },
+            RuleSet {
+                discard_wins: DiscardWins::DealerLevel3,
+                ..RuleSet::tongcheng_dianpao()
+            },
+        ];
+        for r in bad {
+            assert!(r.validate().is_err(), "{r:?}");
+        }
+        // The Tongcheng fields are not written for the older presets.
+        let json = serde_json::to_string(&RuleSet::hangzhou()).unwrap();
+        for field in [
+            "chows",
+            "pung_limit",
+            "multiple_winners",
+            "kong_payments",
+            "piao",
+        ] {
+            assert!(!json.contains(&format!("\"{field}\":")), "{field}");
+        }
+    }
 }
