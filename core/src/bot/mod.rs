@@ -199,7 +199,10 @@ impl Bot for LevelBot {
             && self.level != Level::Easy
         {
             let k = Knowledge::from_view(view);
-            return closer_claim(&k, tile, &d.legal);
+            // The hard bot also takes a pung that keeps the distance where kong money is
+            // paid: the fourth tile later makes an added kong (+3).
+            let eager = self.level == Level::Hard && view.rules.kong_payments;
+            return closer_claim(&k, tile, &d.legal, eager);
         }
         // Wild rules (Hangzhou): keep the wilds, judge discards by shanten with wilds.
         if let (Some(wild), DecisionKind::Turn) = (view.wild, d.kind) {
@@ -712,7 +715,7 @@ impl LevelBot {
 
 /// A pung or kong that brings the hand closer to a win (a kong: no further away), else a
 /// pass: for rules where every win pays the same whatever its fans.
-fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action]) -> Action {
+fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action], eager: bool) -> Action {
     let now = shanten_number(&k.hand, k.melds.len());
     for a in [Action::Kong, Action::Pung] {
         if !legal.contains(&a) {
@@ -731,7 +734,7 @@ fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action]) -> Action {
                 .min()
                 .unwrap_or(i8::MAX)
         };
-        if s < now || (a == Action::Kong && s <= now) {
+        if s < now || ((a == Action::Kong || eager) && s <= now) {
             return a;
         }
     }
