@@ -191,7 +191,7 @@ pub fn play(
 
 /// Did `seat` end the hand ready but unable to reach the minimum on any wait?
 pub fn ready_but_short(game: &Game, result: &HandResult, seat: Seat) -> bool {
-    if result.winner == Some(seat) {
+    if result.is_winner(seat) {
         return false;
     }
     let hand = game.concealed(seat);
@@ -326,9 +326,9 @@ pub fn run_seats(
                 let wp = wall_points.entry(level).or_insert((0.0, 0));
                 wp.0 += pts;
                 wp.1 += 1;
-                if result.winner == Some(s) {
+                if result.is_winner(s) {
                     st.wins += 1;
-                    st.fan_total += result.score.as_ref().map_or(0, |sc| sc.total as u64);
+                    st.fan_total += result.score_of(s).map_or(0, |sc| sc.total as u64);
                 } else if result.discarder == Some(s) && result.winner.is_some() {
                     st.deal_ins += 1;
                 }

@@ -1,5 +1,6 @@
 //! `tongcheng fan`: Chinese Official fan breakdowns of hands given as JSON lines on stdin.
-//! With `--rules hangzhou` (or `hangzhou-mil`) it scores Hangzhou wins instead. The scoring
+//! With `--rules hangzhou` (or `hangzhou-mil`) it scores Hangzhou wins instead, with
+//! `--rules tongcheng-dianpao` or `tongcheng-paofeng` Tongcheng wins. The scoring
 //! of a line lives in [`tongcheng_core::score::fan_json`]; this is the streaming and the flags.
 //!
 //! One JSON line out per line in, in order: `{"total","valid","fans":[{"id","name","en",
@@ -28,7 +29,8 @@ pub struct Args {
     /// The minimum a win must reach without flowers.
     #[arg(long, value_name = "POINTS", default_value_t = 8)]
     min_points: u32,
-    /// Rule set preset: guobiao (Chinese Official), hangzhou or hangzhou-mil.
+    /// Rule set preset: guobiao (Chinese Official), hangzhou, hangzhou-mil,
+    /// tongcheng-dianpao (alias tongcheng) or tongcheng-paofeng.
     #[arg(long, default_value = "guobiao")]
     rules: String,
     /// Hangzhou doubling table: score 4个白板 (all four 白 held, or the rest discarded as
@@ -50,9 +52,10 @@ pub fn run(args: Args) -> io::Result<()> {
     } else if args.four_whites {
         return Err(io::Error::other("--four-whites needs Hangzhou rules"));
     }
-    let family = match FanRules::hangzhou(rules) {
-        Some(h) => h,
-        None => FanRules::guobiao(McrOptions {
+    let family = match (FanRules::tongcheng(&rules), FanRules::hangzhou(rules)) {
+        (Some(t), _) => t,
+        (_, Some(h)) => h,
+        _ => FanRules::guobiao(McrOptions {
             mixed_kong_5: args.mixed_kong_5,
             kong_flower_with_last_tile_draw: !args.kong_flower_no_last_tile,
             min_points: args.min_points,

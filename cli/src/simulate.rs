@@ -121,9 +121,12 @@ pub fn run(args: Args) -> std::io::Result<()> {
         let game = play_hand(setup, args.seed.wrapping_mul(1_000_003).wrapping_add(i));
         played += start.elapsed();
         let result = game.result().expect("played to the end");
-        match result.winner {
-            Some(w) => wins[w.index()] += 1,
-            None => draws += 1,
+        let winners = result.all_winners();
+        for w in &winners {
+            wins[w.index()] += 1;
+        }
+        if winners.is_empty() {
+            draws += 1;
         }
         let record = HandRecord::of(&game).expect("finished");
         if let Err(e) = verify(&record)

@@ -661,6 +661,9 @@ mod tests {
             wild: None,
             wild_indicator: None,
             locked: false,
+            stand_in: None,
+            flower_tile: None,
+            paofeng: Vec::new(),
             dealer_level: 0,
             rules: RuleSet::guobiao(),
         }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 // The scorers own their options; a rule set composes them (one source of truth for each).
 pub use crate::score::hangzhou::{HangzhouScoring, HangzhouTable};
 use crate::score::mcr::McrOptions;
+pub use crate::score::tongcheng::TongchengTable;
 
 /// How the deal moves between hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +19,9 @@ pub enum DealerRule {
     AlwaysPass,
     /// The dealer keeps the deal on his own win or a draw; otherwise the winner deals next.
     WinnerDeals,
+    /// Tongcheng: the winner deals next; with several winners on one discard (一炮多响) the
+    /// discarder does; after a drawn hand the seat that drew the wall's last tile does.
+    WinnerOrLastDraw,
 }
 
 /// Which scorer prices a win.
@@ -29,6 +33,8 @@ pub enum Scoring {
     Mcr,
     /// Hangzhou doubling or fan-sum table ([`crate::score::hangzhou`]).
     Hangzhou(HangzhouScoring),
+    /// Tongcheng hand values or point counts ([`crate::score::tongcheng`]).
+    Tongcheng(TongchengTable),
 }
 
 /// The wild tile (财神).
@@ -43,6 +49,47 @@ pub enum WildRule {
     /// 翻财神: a tile turned up from the tail after the deal is out of play and its face is
     /// wild (three copies); 白 plays as that face.
     Flipped,
+    /// 桐城跑风: a tile turned up from the front after the deal is out of play and the *next*
+    /// face is wild (all four; suits 9→1, 东→南→西→北→东, 中→发→白→中); 中 plays the wild's
+    /// face, 发 is the flower (with a 中 indicator the wild is 发, 中 the flower and nothing
+    /// stands in; with a 白 indicator the wild is 中 and nothing stands in). Wilds are never
+    /// discarded.
+    FlippedNext,
+}
+
+/// 一碰到底 or 碰一对: how many pungs one hand may claim.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PungLimit {
+    /// 一碰到底: any number.
+    #[default]
+    Unlimited,
+    /// 碰一对: one pung per hand (a pung later grown into a kong still counts).
+    OnePerHand,
+}
+
+/// 飘分: an extra stake on a hand; between the winner and each payer both players' 飘 are
+/// added to the payment. (The servers also offer 飘 chosen by each player every hand; that
+/// needs a choice before the deal, which hands do not carry yet.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Piao {
+    /// No 飘.
+    #[default]
+    None,
+    /// 定飘: every player's 飘 is this fixed amount.
+    Fixed(u8),
+}
+
+/// 跑风 announced or private.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paofeng {
+    /// 明跑: a seat in 跑风 is announced, and while anyone is, nobody may pung.
+    #[default]
+    Open,
+    /// 暗跑: private; pungs stay allowed.
+    Hidden,
 }
 
 /// Who may win on a discard.
@@ -193,6 +240,44 @@ pub struct RuleSet {
     /// self-draw; holding three it may only win as 爆头.
     #[serde(default, skip_serializing_if = "is_default")]
     pub wild_count_limits: bool,
+    // The fields below were added with the Tongcheng rules; their defaults are the behaviour
+    // of the rule sets before them, so older records read back (and are written) unchanged.
+    /// Chows may be claimed (the Tongcheng games have none).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub chows: bool,
+    /// How many pungs a hand may claim (碰一对 / 一碰到底).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pung_limit: PungLimit,
+    /// 一炮多响: every seat that can win on a discard (or a robbed kong) wins, each paid by
+    /// the discarder; otherwise the first seat after the discarder takes it (截和).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub multiple_winners: bool,
+    /// 漏胡 widened: a passed discard win bars *every* discard win (not only that tile) until
+    /// one's own next draw. Only with `missed_win_lock`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub missed_win_lock_all: bool,
+    /// 过碰: passing a pung bars pungs of that tile until one's own next turn.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub missed_pung_lock: bool,
+    /// 补花 with 发: the four 发 are flowers, played by discarding one — it is set aside and
+    /// replaced from the wall, +1 point to its owner's win; a hand holding one cannot win.
+    /// (Under `WildRule::FlippedNext` the flower is the tile the indicator names.)
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub green_flowers: bool,
+    /// Kong money paid on the spot (桐城): concealed 2 from each other seat, added 1 from each
+    /// (none from a seat that chose pung over an offered exposed kong of that tile), exposed
+    /// 3 from the discarder; kept when the hand is drawn, lost by a robbed kong.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub kong_payments: bool,
+    /// 飘分.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub piao: Piao,
+    /// 明跑 / 暗跑 (only with `WildRule::FlippedNext`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub paofeng: Paofeng,
+    /// 暗牌: discards and kongs lie face down, so nobody claims or wins on a discard.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub blind_discards: bool,
 }
 
 impl RuleSet {
@@ -231,6 +316,16 @@ impl RuleSet {
             dealer_max_level: 0,
             dealer_start_dice: false,
             wild_count_limits: false,
+            chows: true,
+            pung_limit: PungLimit::Unlimited,
+            multiple_winners: false,
+            missed_win_lock_all: false,
+            missed_pung_lock: false,
+            green_flowers: false,
+            kong_payments: false,
+            piao: Piao::None,
+            paofeng: Paofeng::Open,
+            blind_discards: false,
         }
     }
 
@@ -295,6 +390,7 @@ impl RuleSet {
             dealer_max_level: 3,
             dealer_start_dice: false,
             wild_count_limits: false,
+            ..RuleSet::guobiao()
         }
     }
 
@@ -318,11 +414,72 @@ impl RuleSet {
         }
     }
 
+    /// 桐城点炮麻将 (regional-rules §2.2, §3.3): 136 tiles, no wild, no chow, discard wins by
+    /// anyone with several winners on one discard (一炮多响), 抢杠胡, 漏胡 until one's next
+    /// draw and 过碰 until one's next turn, hand values 1/2/4/8/16 (3 for a robbed kong),
+    /// self-draw paid double by each, kong money on the spot, no dealer bonus. Variants are
+    /// the fields: `green_flowers` (补花 with 发), `pung_limit` (碰一对), `discard_wins:
+    /// Never` (self-draw only), `piao` (飘分) and `blind_discards` (暗牌).
+    pub fn tongcheng_dianpao() -> RuleSet {
+        RuleSet {
+            name: "tongcheng-dianpao".into(),
+            version: 1,
+            flowers: false,
+            dealer: DealerRule::WinnerOrLastDraw,
+            last_discard_win_only: false,
+            time: TimeLimits {
+                first_discard_secs: 30,
+                discard_secs: 15,
+                claim_secs: 5,
+            },
+            scoring: Scoring::Tongcheng(TongchengTable::Dianpao),
+            rob_kong: true,
+            discard_wins: DiscardWins::Any,
+            missed_win_lock: true,
+            missed_win_lock_all: true,
+            missed_pung_lock: true,
+            chows: false,
+            multiple_winners: true,
+            kong_payments: true,
+            ..RuleSet::guobiao()
+        }
+    }
+
+    /// 桐城跑风麻将 (regional-rules §2.3, §3.4; most likely what locals call plain 桐城麻将):
+    /// a tile turned up from the front makes the next face wild, 中 stands in for that face,
+    /// 发 is the flower, self-draw only, no chow, 跑风 (a wild holding a half-pair: any draw
+    /// wins) announced (明跑, no pungs while anyone is 跑风) and paid +2, the irregular wins
+    /// 全九幺 and 十三烂; each loser pays 1 + flowers + kongs (+2 for 跑风).
+    pub fn tongcheng_paofeng() -> RuleSet {
+        RuleSet {
+            name: "tongcheng-paofeng".into(),
+            scoring: Scoring::Tongcheng(TongchengTable::Paofeng),
+            wild: WildRule::FlippedNext,
+            discard_wins: DiscardWins::Never,
+            rob_kong: false,
+            missed_win_lock: false,
+            missed_win_lock_all: false,
+            multiple_winners: false,
+            kong_payments: false,
+            green_flowers: true,
+            paofeng: Paofeng::Open,
+            ..RuleSet::tongcheng_dianpao()
+        }
+    }
+
+    /// The Tongcheng table, when this rule set scores the Tongcheng way.
+    pub fn tongcheng_table(&self) -> Option<TongchengTable> {
+        match self.scoring {
+            Scoring::Tongcheng(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// The Hangzhou scoring options, when this rule set scores the Hangzhou way.
     pub fn hangzhou_scoring(&self) -> Option<&HangzhouScoring> {
         match &self.scoring {
             Scoring::Hangzhou(h) => Some(h),
-            Scoring::Mcr => None,
+            Scoring::Mcr | Scoring::Tongcheng(_) => None,
         }
     }
 
@@ -333,13 +490,24 @@ impl RuleSet {
             "botzone" => Some(RuleSet::botzone()),
             "hangzhou" => Some(RuleSet::hangzhou()),
             "hangzhou-mil" | "hangzhou_mil" | "hangzhou_mil2025" => Some(RuleSet::hangzhou_mil()),
+            "tongcheng-dianpao" | "tongcheng_dianpao" | "tongcheng" => {
+                Some(RuleSet::tongcheng_dianpao())
+            }
+            "tongcheng-paofeng" | "tongcheng_paofeng" => Some(RuleSet::tongcheng_paofeng()),
             _ => None,
         }
     }
 
     /// Names of the presets this build offers.
     pub fn preset_names() -> &'static [&'static str] {
-        &["guobiao", "hangzhou", "hangzhou-mil", "botzone"]
+        &[
+            "guobiao",
+            "hangzhou",
+            "hangzhou-mil",
+            "botzone",
+            "tongcheng-dianpao",
+            "tongcheng-paofeng",
+        ]
     }
 
     /// Tiles in the wall.
@@ -358,8 +526,25 @@ impl RuleSet {
             // The tile turned up for 翻财神 could be a flower, which is never a face.
             return bad("a flipped wild (翻财神) is played without flowers".into());
         }
-        if self.wild != WildRule::None && self.hangzhou_scoring().is_none() {
-            return bad("wild tiles need the Hangzhou scorer".into());
+        let paofeng = self.tongcheng_table() == Some(TongchengTable::Paofeng);
+        if matches!(self.wild, WildRule::FixedWhite | WildRule::Flipped)
+            && self.hangzhou_scoring().is_none()
+        {
+            return bad("Hangzhou wild tiles need the Hangzhou scorer".into());
+        }
+        if (self.wild == WildRule::FlippedNext) != paofeng {
+            return bad("the 跑风 wild (flipped_next) and the 跑风 scorer go together".into());
+        }
+        if paofeng && (self.flowers || self.discard_wins != DiscardWins::Never) {
+            return bad("跑风 is played without flower tiles and wins on self-draw only".into());
+        }
+        if self.tongcheng_table().is_some() && self.discard_wins == DiscardWins::DealerLevel3 {
+            return bad("庄三放炮 is a Hangzhou rule".into());
+        }
+        if let Piao::Fixed(n) = self.piao
+            && n > MAX_PIAO
+        {
+            return bad(format!("fixed 飘 {n} (at most {MAX_PIAO})"));
         }
         if !(1..=4).contains(&self.rounds) {
             return bad(format!(
@@ -413,6 +598,8 @@ impl RuleSet {
     }
 }
 
+/// Largest 飘.
+pub const MAX_PIAO: u8 = 10;
 /// Longest rule set name.
 const MAX_NAME: usize = 64;
 /// Most deals per round.
@@ -512,5 +699,66 @@ mod tests {
             assert!(RuleSet::preset_names().contains(&r.name.as_str()));
         }
         assert_eq!(RuleSet::hangzhou_mil().hangzhou_scoring().unwrap().cap, 4);
+    }
+
+    #[test]
+    fn tongcheng_presets_round_trip_and_refuse_bad_combinations() {
+        for name in ["tongcheng-dianpao", "tongcheng-paofeng"] {
+            let r = RuleSet::preset(name).unwrap();
+            assert_eq!(r.name, name);
+            assert_eq!(r.tile_count(), 136);
+            assert!(!r.chows);
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<RuleSet>(&json).unwrap(), r);
+            r.validate().unwrap();
+        }
+        assert_eq!(
+            RuleSet::preset("tongcheng").unwrap(),
+            RuleSet::tongcheng_dianpao()
+        );
+        let dp = RuleSet::tongcheng_dianpao();
+        assert!(dp.multiple_winners && dp.kong_payments && dp.missed_pung_lock);
+        assert_eq!(dp.discard_wins, DiscardWins::Any);
+        assert_eq!(dp.dealer, DealerRule::WinnerOrLastDraw);
+        let pf = RuleSet::tongcheng_paofeng();
+        assert_eq!(pf.wild, WildRule::FlippedNext);
+        assert_eq!(pf.discard_wins, DiscardWins::Never);
+        // The 跑风 wild needs the 跑风 scorer and self-draw only; 飘 is bounded.
+        let bad = [
+            RuleSet {
+                wild: WildRule::FlippedNext,
+                ..RuleSet::tongcheng_dianpao()
+            },
+            RuleSet {
+                wild: WildRule::None,
+                ..RuleSet::tongcheng_paofeng()
+            },
+            RuleSet {
+                discard_wins: DiscardWins::Any,
+                ..RuleSet::tongcheng_paofeng()
+            },
+            RuleSet {
+                piao: Piao::Fixed(200),
+                ..RuleSet::tongcheng_dianpao()
+            },
+            RuleSet {
+                discard_wins: DiscardWins::DealerLevel3,
+                ..RuleSet::tongcheng_dianpao()
+            },
+        ];
+        for r in bad {
+            assert!(r.validate().is_err(), "{r:?}");
+        }
+        // The Tongcheng fields are not written for the older presets.
+        let json = serde_json::to_string(&RuleSet::hangzhou()).unwrap();
+        for field in [
+            "chows",
+            "pung_limit",
+            "multiple_winners",
+            "kong_payments",
+            "piao",
+        ] {
+            assert!(!json.contains(&format!("\"{field}\":")), "{field}");
+        }
     }
 }

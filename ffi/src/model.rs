@@ -259,6 +259,9 @@ pub struct FanModel {
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct ResultModel {
     pub winner: Option<u8>,
+    /// 一炮多响: every winner when several won on one discard (the first is `winner`);
+    /// empty otherwise.
+    pub winners: Vec<u8>,
     pub discarder: Option<u8>,
     pub win_tile: Option<TileModel>,
     pub self_drawn: bool,
@@ -274,6 +277,7 @@ impl ResultModel {
     pub fn of(r: &HandResult) -> ResultModel {
         ResultModel {
             winner: r.winner.map(|s| s.0),
+            winners: r.winners.iter().map(|s| s.0).collect(),
             discarder: r.discarder.map(|s| s.0),
             win_tile: r.win_tile.map(TileModel::of),
             self_drawn: r.self_drawn,

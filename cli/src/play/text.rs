@@ -137,6 +137,28 @@ pub fn table_block(t: &Table, v: &SeatView) -> Vec<String> {
         t.name(v.dealer),
         v.wall_remaining
     ));
+    // The wild, what stands in for it, the flower tile and who is 跑风 (any draw wins).
+    let mut special: Vec<String> = Vec::new();
+    if let Some(w) = v.wild {
+        let turned = v
+            .wild_indicator
+            .map(|i| format!(" (turned up {i})"))
+            .unwrap_or_default();
+        special.push(format!("wild {w}{turned}"));
+        if let Some(s) = v.stand_in {
+            special.push(format!("{s} plays {w}"));
+        }
+    }
+    if let Some(f) = v.flower_tile {
+        special.push(format!("flower {f}"));
+    }
+    if !v.paofeng.is_empty() {
+        let who: Vec<String> = v.paofeng.iter().map(|&s| t.name(s).to_string()).collect();
+        special.push(format!("paofeng (any draw wins): {}", who.join(", ")));
+    }
+    if !special.is_empty() {
+        out.extend(wrap_items("   ", &special, " · "));
+    }
     let me = v.seat;
     for sp in &v.seats {
         let mark = if v.turn == Some(sp.seat) { ">" } else { " " };
@@ -243,9 +265,17 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
                 Some(d) => format!("from {}", t.name(d)),
             };
             let total = r.score.as_ref().map_or(0, |s| s.total);
+            // 一炮多响: every winner on the one tile.
+            let also: String = r
+                .winners
+                .iter()
+                .skip(1)
+                .map(|&o| format!(" and {}", who(t, o)))
+                .collect();
             format!(
-                "{} wins on {}, {how} — {}",
+                "{}{also} {} on {}, {how} — {}",
                 who(t, w),
+                if also.is_empty() { "wins" } else { "win" },
                 face.text(tile),
                 describe::points(total)
             )
@@ -270,6 +300,25 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
         }
         out.push(format!("  {:>3}  total", s.total));
     }
+    for (&o, s) in r.winners.iter().skip(1).zip(&r.other_scores) {
+        let lines: Vec<String> = s
+            .fans
+            .iter()
+            .map(|f| format!("{} {} × {}", f.name(), f.points, f.count))
+            .collect();
+        out.extend(wrap_items(
+            &format!("  {} also wins, {}: ", t.name(o), describe::points(s.total)),
+            &lines,
+            " · ",
+        ));
+    }
+    if r.kong_deltas != [0; 4] {
+        let kongs: Vec<String> = Seat::ALL
+            .iter()
+            .map(|&s| format!("{} {}", t.name(s), signed(r.kong_deltas[s.index()])))
+            .collect();
+        out.extend(wrap_items("  kong money (杠钱, included): ", &kongs, " · "));
+    }
     let changes: Vec<String> = Seat::ALL
         .iter()
         .map(|&s| format!("{} {}", t.name(s), signed(r.deltas[s.index()])))
@@ -286,7 +335,7 @@ pub fn result_block(t: &Table, r: &HandResult, face: TileFace) -> Vec<String> {
                 tiles_text(&r.flowers[s.index()], face)
             ));
         }
-        let mark = if r.winner == Some(s) { "*" } else { " " };
+        let mark = if r.is_winner(s) { "*" } else { " " };
         out.extend(wrap_items(
             &format!("  {mark}{} {:<5}  ", t.game().seat_wind(s), t.name(s)),
             &items,

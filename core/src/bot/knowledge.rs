@@ -40,6 +40,10 @@ pub struct Knowledge {
     /// The Chinese Official options the table scores with (from the view's rules). Under
     /// another scorer there is no minimum: every wait pays.
     pub mcr: McrOptions,
+    /// Whether a win's price grows with its fans (国标, and Hangzhou's elements roughly
+    /// follow them); under the Tongcheng games it does not, so the hard bot plays the
+    /// fastest hand there, with defence.
+    pub fans_pay: bool,
 }
 
 fn meld_of(tm: &TableMeld) -> Option<Meld> {
@@ -123,9 +127,10 @@ impl Knowledge {
             flowers: me.flowers.len() as u8,
             wall_remaining: v.wall_remaining,
             opponents,
+            fans_pay: v.rules.tongcheng_table().is_none(),
             mcr: match v.rules.scoring {
                 Scoring::Mcr => v.rules.mcr,
-                Scoring::Hangzhou(_) => McrOptions {
+                Scoring::Hangzhou(_) | Scoring::Tongcheng(_) => McrOptions {
                     min_points: 0,
                     ..v.rules.mcr
                 },

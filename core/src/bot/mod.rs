@@ -158,6 +158,9 @@ impl Bot for LevelBot {
             return Action::Pass;
         };
         if d.legal.contains(&Action::Win) {
+            if self.level == Level::Hard && self_draw_is_worth_more(view) {
+                return Action::Pass;
+            }
             if self.level != Level::Easy
                 && let Some(piao) = piao_instead_of_winning(view, &d.legal)
             {
@@ -167,6 +170,39 @@ impl Bot for LevelBot {
         }
         if d.legal.len() == 1 {
             return d.legal[0];
+        }
+        // 补花: a flower tile (发 in the Tongcheng games) is dead weight that blocks the win;
+        // setting it aside draws a replacement, and it pays +1.
+        if let Some(f) = view.flower_tile
+            && d.kind == DecisionKind::Turn
+            && d.legal.contains(&Action::Discard(f))
+        {
+            return Action::Discard(f);
+        }
+        // Kong money (桐城): a kong is paid on the spot, 3 to 6 points where a win pays 1 or
+        // 2, and kept even in a drawn hand: take every kong on offer.
+        if view.rules.kong_payments
+            && self.level != Level::Easy
+            && let Some(a) = d.legal.iter().find(|a| {
+                matches!(
+                    a,
+                    Action::ConcealedKong(_) | Action::AddedKong(_) | Action::Kong
+                )
+            })
+        {
+            return *a;
+        }
+        // Tongcheng claims without wilds: every win pays, so a pung is taken whenever it
+        // brings the hand closer (no fan minimum to protect).
+        if let (None, DecisionKind::Claim { tile }, Some(_)) =
+            (view.wild, d.kind, view.rules.tongcheng_table())
+            && self.level != Level::Easy
+        {
+            let k = Knowledge::from_view(view);
+            // The hard bot also takes a pung that keeps the distance where kong money is
+            // paid: the fourth tile later makes an added kong (+3).
+            let eager = self.level == Level::Hard && view.rules.kong_payments;
+            return closer_claim(&k, tile, &d.legal, eager);
         }
         // Wild rules (Hangzhou): keep the wilds, judge discards by shanten with wilds.
         if let (Some(wild), DecisionKind::Turn) = (view.wild, d.kind) {
@@ -178,7 +214,10 @@ impl Bot for LevelBot {
             && self.level != Level::Easy
         {
             let k = Knowledge::from_view(view);
-            let white_as = view.wild_indicator.filter(|&t| t != Tile::WHITE);
+            // 翻财神's 白 plays the face in chows; 跑风 has no chow (its 中 counts as itself).
+            let white_as = (view.stand_in == Some(Tile::WHITE))
+                .then_some(view.wild_indicator)
+                .flatten();
             return wild_claim(&k, tile, &d.legal, wild, white_as);
         }
         // Most claim windows are decided by the hand alone: a tile that would not help even
@@ -225,6 +264,14 @@ pub struct DiscardJudgement {
 /// (`tongcheng simulate --seats hard,normal,normal,normal --duplicate`): a larger speed cap
 /// or weight makes the bot chase fast hands that cannot reach 8 points and lose.
 const HARD_WEIGHTS: [f32; 6] = [0.35, 30.0, 6.0, 3.0, 1.0, 7.5];
+
+/// How much a likely self-draw (its chance times its six-fold price) must be worth, in
+/// discard wins, before the hard bot lets a discard win go (桐城点炮).
+const SELF_DRAW_PASS: f32 = 2.2;
+
+/// How many live useful tiles a discard's danger (times the strongest threat) outweighs in
+/// the hard bot's fast play (桐城).
+const DEFENCE: f32 = 12.0;
 
 fn tuning() -> [f32; 6] {
     HARD_WEIGHTS
@@ -347,9 +394,49 @@ fn paying_draws(k: &Knowledge, c: &TileCounts) -> (u32, u32) {
     (good, paying)
 }
 
+/// 自摸双倍 (桐城点炮): a discard win is paid once by the discarder, a self-draw twice by each
+/// of the three others — six times as much. With live winning tiles and draws left, letting
+/// a discard go (the 漏胡 lock bars discard wins until the next own draw) for the likely
+/// self-draw pays more; the chance is discounted for the others winning first.
+fn self_draw_is_worth_more(view: &SeatView) -> bool {
+    let Some(d) = &view.decision else {
+        return false;
+    };
+    if !matches!(d.kind, DecisionKind::Claim { .. })
+        || view.rules.tongcheng_table() != Some(crate::rules::TongchengTable::Dianpao)
+        || view.wild.is_some()
+    {
+        return false;
+    }
+    let k = Knowledge::from_view(view);
+    let melds = k.melds.len();
+    let complete = |c: &TileCounts| {
+        crate::score::hangzhou::standard_complete(c, 0, melds)
+            || crate::score::hangzhou::seven_pairs_complete(c, 0, melds)
+    };
+    let (mut live, mut unseen) = (0u32, 0u32);
+    for t in Tile::all_kinds() {
+        let n = u32::from(k.live(t));
+        unseen += n;
+        let mut with = k.hand;
+        with.add(t);
+        if with.get(t) <= 4 && Some(t) != view.flower_tile && complete(&with) {
+            live += n;
+        }
+    }
+    if live == 0 || unseen == 0 {
+        return false;
+    }
+    let draws = (view.wall_remaining / 4) as i32;
+    let miss = (1.0 - live as f32 / unseen as f32).powi(draws);
+    (1.0 - miss) * 0.6 * 6.0 > SELF_DRAW_PASS
+}
+
 /// 财飘: holding a win that is 爆头 with a spare wild, a wild discard keeps the 爆头 wait and
 /// doubles the next win, so with tiles to spare the bot throws the wild instead of winning.
 fn piao_instead_of_winning(view: &SeatView, legal: &[Action]) -> Option<Action> {
+    // 财飘 is a Hangzhou element; other wild games pay nothing for it.
+    view.rules.hangzhou_scoring()?;
     let wild = view.wild?;
     let drawn = view.drawn?;
     let piao = Action::Discard(wild);
@@ -450,7 +537,34 @@ impl LevelBot {
                 }
                 best[(self.rng.next_u32() as usize) % best.len()]
             }
-            Level::Normal => {
+            Level::Normal => self.fast_turn(k, legal, 0.0),
+            // Where fans do not pay (桐城) the hard bot plays the normal bot's fastest hand,
+            // steering its discard away from danger when someone threatens.
+            Level::Hard if !k.fans_pay => {
+                let threat = k
+                    .opponents
+                    .iter()
+                    .map(|o| eval::threat(k, o))
+                    .fold(0.0f32, f32::max);
+                self.fast_turn(k, legal, threat)
+            }
+            Level::Hard => {
+                let judged = judge_discards(k, legal);
+                let best = &judged[0];
+                if let Some(kong) = self.worthwhile_kong(k, legal, best.progress.shanten) {
+                    return kong;
+                }
+                Action::Discard(best.tile)
+            }
+        }
+    }
+
+    /// The fewest steps to a win first, then the most live useful tiles less `threat` times
+    /// the tile's danger, then the loosest tile; a kong that does not set the hand back.
+    fn fast_turn(&mut self, k: &Knowledge, legal: &[Action], threat: f32) -> Action {
+        let melds = k.melds.len();
+        {
+            {
                 // Fewest steps first, then the most live useful tiles, then the loosest tile.
                 let mut discards = 0u64;
                 for a in legal {
@@ -465,13 +579,16 @@ impl LevelBot {
                     .map(|e| e.shanten)
                     .min()
                     .expect("a turn offers a discard");
-                let mut best: Option<(u32, i32, Tile)> = None;
+                let mut best: Option<(f32, i32, Tile)> = None;
                 for a in legal {
                     let Action::Discard(t) = *a else { continue };
                     if each[t.index()].shanten != best_s {
                         continue;
                     }
-                    let live = eval::live_count(k, each[t.index()].useful);
+                    let mut live = eval::live_count(k, each[t.index()].useful) as f32;
+                    if threat > 0.0 {
+                        live -= DEFENCE * threat * danger(k, t);
+                    }
                     let key = (live, isolation(&k.hand, t), t);
                     if best.is_none_or(|b| (key.0, key.1) > (b.0, b.1)) {
                         best = Some(key);
@@ -482,14 +599,6 @@ impl LevelBot {
                     return kong;
                 }
                 discard
-            }
-            Level::Hard => {
-                let judged = judge_discards(k, legal);
-                let best = &judged[0];
-                if let Some(kong) = self.worthwhile_kong(k, legal, best.progress.shanten) {
-                    return kong;
-                }
-                Action::Discard(best.tile)
             }
         }
     }
@@ -602,6 +711,34 @@ impl LevelBot {
         }
         best.map_or(Action::Pass, |b| b.1)
     }
+}
+
+/// A pung or kong that brings the hand closer to a win (a kong: no further away), else a
+/// pass: for rules where every win pays the same whatever its fans.
+fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action], eager: bool) -> Action {
+    let now = shanten_number(&k.hand, k.melds.len());
+    for a in [Action::Kong, Action::Pung] {
+        if !legal.contains(&a) {
+            continue;
+        }
+        let Some((after, melds)) = after_claim(k, tile, a, None) else {
+            continue;
+        };
+        let s = if a == Action::Kong {
+            shanten_number(&after, melds.len())
+        } else {
+            let each = after_each_discard(&after, melds.len());
+            after
+                .kinds()
+                .map(|d| each[d.index()])
+                .min()
+                .unwrap_or(i8::MAX)
+        };
+        if s < now || ((a == Action::Kong || eager) && s <= now) {
+            return a;
+        }
+    }
+    Action::Pass
 }
 
 /// A claim under wild rules (Hangzhou). With the wilds as jokers the hand's distance is the

@@ -18,6 +18,12 @@ impl Game {
             seat,
             meld: TableMeld::of(&meld),
         });
+        // 补杠: 1 from each other seat (桐城), nothing when this seat once took the pung
+        // while the exposed kong was on offer.
+        if self.wild_state[s].pung_over_kong & (1u64 << t.index()) == 0 {
+            let others: [Seat; 3] = std::array::from_fn(|d| seat.after(d as u8 + 1));
+            self.pay_kong(seat, &others, 1);
+        }
         self.first_discard = false;
         self.draw_for(seat, true);
     }
@@ -26,8 +32,13 @@ impl Game {
     pub(super) fn open_claims(&mut self, discarder: Seat, tile: Tile) {
         let last = self.wall.remaining() <= self.setup.rules.dead_wall as usize;
         let mut options: [Vec<Action>; 4] = Default::default();
-        // A wild is never claimed; a locked seat claims nothing.
-        let claimable = Some(tile) != self.wild;
+        let r = &self.setup.rules;
+        // A wild is never claimed; a locked seat claims nothing; under 暗牌 nothing is.
+        let claimable = Some(tile) != self.wild && !r.blind_discards;
+        // 明跑: while anyone is 跑风, nobody may pung.
+        let paofeng_open = r.wild == WildRule::FlippedNext
+            && r.paofeng == Paofeng::Open
+            && self.wild_state.iter().any(|w| w.paofeng);
         for s in Seat::ALL {
             if s == discarder || !claimable || self.is_locked(s) {
                 continue;
@@ -53,11 +64,23 @@ impl Game {
                 if n == 3 && self.kong_allowed() && !pung_limit {
                     opts.push(Action::Kong);
                 }
-                if n >= 2 && !pung_limit {
+                let ws = &self.wild_state[s.index()];
+                // 碰一对: one pung (a pung grown into a kong still counts) per hand.
+                let pungs_used = self.setup.rules.pung_limit == PungLimit::OnePerHand
+                    && self.melds[s.index()].iter().any(|m| {
+                        m.kind == MeldKind::Pung || m.kind == MeldKind::Kong(KongKind::Added)
+                    });
+                if n >= 2
+                    && !pung_limit
+                    && !pungs_used
+                    && !paofeng_open
+                    && ws.passed_pung & (1u64 << tile.index()) == 0
+                {
                     opts.push(Action::Pung);
                 }
-                let chow_ok =
-                    (!self.setup.rules.chow_from_left_only || s == discarder.next()) && !chow_limit;
+                let chow_ok = self.setup.rules.chows
+                    && (!self.setup.rules.chow_from_left_only || s == discarder.next())
+                    && !chow_limit;
                 // 翻财神: a 白 plays the wild's face, discarded or held.
                 let value = self.face_of(tile);
                 if chow_ok && value.is_suited() {
@@ -115,7 +138,24 @@ impl Game {
             && self.setup.rules.missed_win_lock
             && options[seat.index()].contains(&Action::Win)
         {
-            self.wild_state[seat.index()].passed |= 1u64 << tile.index();
+            let ws = &mut self.wild_state[seat.index()];
+            ws.passed |= 1u64 << tile.index();
+            ws.passed_any = self.setup.rules.missed_win_lock_all;
+        }
+        // 过碰: a pung let go is not offered again on that tile until one's next turn.
+        if let Phase::Claims { tile, options, .. } = &self.phase {
+            let opts = &options[seat.index()];
+            let bit = 1u64 << tile.index();
+            let ws = &mut self.wild_state[seat.index()];
+            if action == Action::Pass
+                && self.setup.rules.missed_pung_lock
+                && opts.contains(&Action::Pung)
+            {
+                ws.passed_pung |= bit;
+            }
+            if action == Action::Pung && opts.contains(&Action::Kong) {
+                ws.pung_over_kong |= bit;
+            }
         }
         let all_answered = match &mut self.phase {
             Phase::Claims {
@@ -145,17 +185,17 @@ impl Game {
                 answers,
                 ..
             } => {
-                let robber = (1..4)
-                    .map(|d| kong_seat.after(d))
-                    .find(|s| answers[s.index()] == Some(Action::Win));
-                match robber {
-                    Some(r) => {
-                        // The robbed tile leaves the declarer's hand; his pung stays a pung.
-                        self.hands[kong_seat.index()].remove(tile);
-                        let score = self.rob_score(r, tile, kong_seat).expect("offered");
-                        self.finish_win(r, Some(kong_seat), tile, false, score);
-                    }
-                    None => self.complete_added_kong(kong_seat, tile),
+                let robbers = self.winners_of(kong_seat, &answers);
+                if robbers.is_empty() {
+                    self.complete_added_kong(kong_seat, tile);
+                } else {
+                    let wins: Vec<(Seat, WinScore)> = robbers
+                        .into_iter()
+                        .map(|r| (r, self.rob_score(r, tile, kong_seat).expect("offered")))
+                        .collect();
+                    // The robbed tile leaves the declarer's hand; his pung stays a pung.
+                    self.hands[kong_seat.index()].remove(tile);
+                    self.finish_wins(wins, Some(kong_seat), tile, false);
                 }
             }
             _ => unreachable!(),
@@ -177,10 +217,14 @@ impl Game {
                 .copied()
                 .find(|s| answers[s.index()].as_ref().is_some_and(want))
         };
-        if let Some(w) = by(|a| *a == Action::Win) {
-            let score = self.discard_score(w, tile, discarder).expect("offered");
+        let winners = self.winners_of(discarder, &answers);
+        if !winners.is_empty() {
+            let wins: Vec<(Seat, WinScore)> = winners
+                .into_iter()
+                .map(|w| (w, self.discard_score(w, tile, discarder).expect("offered")))
+                .collect();
             self.take_discard(discarder);
-            self.finish_win(w, Some(discarder), tile, false, score);
+            self.finish_wins(wins, Some(discarder), tile, false);
             return;
         }
         if let Some(s) = by(|a| matches!(a, Action::Pung | Action::Kong)) {
@@ -203,6 +247,8 @@ impl Game {
                 meld: TableMeld::of(&meld),
             });
             if action == Action::Kong {
+                // 明杠 on a discard: 3 from the discarder (桐城).
+                self.pay_kong(s, &[discarder], 3);
                 self.draw_for(s, true);
             } else {
                 self.phase = Phase::Turn {
@@ -253,11 +299,25 @@ impl Game {
         self.next_draw(discarder);
     }
 
+    /// The seats that answered a win, in turn order from `from`: all of them under 一炮多响,
+    /// else the first (截和).
+    fn winners_of(&self, from: Seat, answers: &[Option<Action>; 4]) -> Vec<Seat> {
+        let mut v: Vec<Seat> = (1..4)
+            .map(|d| from.after(d))
+            .filter(|s| answers[s.index()] == Some(Action::Win))
+            .collect();
+        if !self.setup.rules.multiple_winners {
+            v.truncate(1);
+        }
+        v
+    }
+
     /// A claim ends the claimer's wild lock and 财飘 run; a kong on a discard extends the kong
     /// run, a chow or pung breaks it.
     pub(super) fn after_claim(&mut self, s: Seat, kong: bool) {
         let ws = &mut self.wild_state[s.index()];
         ws.locking = false;
+        ws.passed_pung = 0;
         ws.piao = 0;
         ws.kongs = if kong { ws.kongs.saturating_add(1) } else { 0 };
     }

@@ -14,6 +14,10 @@ impl Game {
             wild: None,
             indicator: None,
             white_as: None,
+            stand_in: Tile::WHITE,
+            flower_tile: None,
+            kong_deltas: [0; 4],
+            last_drawer: setup.dealer,
             dice: None,
             wild_state: [WildState::default(); 4],
             phase: Phase::Finished,
@@ -126,6 +130,21 @@ impl Game {
                 self.wild = Some(t);
                 self.white_as = (t != Tile::WHITE).then_some(t);
             }
+            WildRule::FlippedNext => {
+                // Turned up from the front (it leaves play): the next face is wild.
+                let t = self.wall.draw().expect("a fresh wall has tiles");
+                let (wild, stand_in, flower) = tongcheng::paofeng_tiles(t);
+                self.indicator = Some(t);
+                self.wild = Some(wild);
+                if let Some((by, face)) = stand_in {
+                    self.stand_in = by;
+                    self.white_as = Some(face);
+                }
+                self.flower_tile = Some(flower);
+            }
+        }
+        if self.setup.rules.green_flowers && self.flower_tile.is_none() {
+            self.flower_tile = Some(Tile::GREEN);
         }
         // The dealer's fourteenth tile is shown apart like a drawn tile.
         let drawn =

@@ -192,6 +192,16 @@ pub struct SeatView {
     /// Locked by another seat's wild discard: draw and discard only.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub locked: bool,
+    /// The tile that plays the wild's natural face (白 under 翻财神, 中 under 跑风).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<Tile>,
+    /// The flower tile of a 136-tile game (补花 with 发; 跑风's flower): discarding it sets
+    /// it aside and draws a replacement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flower_tile: Option<Tile>,
+    /// Seats in 跑风 that this seat may know of: everyone's under 明跑, its own under 暗跑.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paofeng: Vec<Seat>,
     /// The dealer's level (老庄), 0 without dealer levels.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dealer_level: u8,
@@ -220,6 +230,9 @@ pub(super) fn view(g: &Game, viewer: Seat) -> SeatView {
         wild: None,
         wild_indicator: None,
         locked: false,
+        stand_in: None,
+        flower_tile: None,
+        paofeng: Vec::new(),
         dealer_level: 0,
         rules: g.rules().clone(),
     };
@@ -286,6 +299,15 @@ pub(super) fn refresh_view_but_decision(g: &Game, viewer: Seat, v: &mut SeatView
     v.wild = g.wild();
     v.wild_indicator = g.wild_indicator();
     v.locked = g.locked(viewer);
+    v.stand_in = g.stand_in().map(|s| s.0);
+    v.flower_tile = g.flower_tile();
+    v.paofeng.clear();
+    let open = g.rules().paofeng == crate::rules::Paofeng::Open;
+    v.paofeng.extend(
+        Seat::ALL
+            .into_iter()
+            .filter(|&s| g.is_paofeng(s) && (open || s == viewer)),
+    );
     v.dealer_level = g.dealer_level();
     // Same rules all match long: compared, not cloned, so a refresh stays allocation-free.
     if v.rules != *g.rules() {

@@ -4,7 +4,9 @@
 //! Chinese Official rules: four rounds (East, South, West, North prevalent wind) of four hands;
 //! the deal passes after every hand (庄家不连庄), so a match is 16 hands. With
 //! [`DealerRule::WinnerDeals`] the dealer keeps the deal on his win or a draw and otherwise the
-//! winner deals; the round changes after the deal has moved `hands_per_round` times. With
+//! winner deals; with [`DealerRule::WinnerOrLastDraw`] (桐城) the winner deals, the
+//! discarder after several wins on one discard and the last drawer after a drawn hand; the
+//! round changes after the deal has moved `hands_per_round` times. With
 //! `seat_rotation` (轮转) every player moves one seat on at each new round.
 
 use serde::{Deserialize, Serialize};
@@ -196,6 +198,17 @@ impl Match {
                 }
                 _ => false,
             },
+            DealerRule::WinnerOrLastDraw => {
+                // The winner; several winners: the discarder; a draw: who drew the last tile.
+                let next = match (result.winner, result.winners.len() > 1) {
+                    (Some(_), true) => result.discarder.unwrap_or(self.dealer),
+                    (Some(w), false) => w,
+                    (None, _) => self.game.last_drawer(),
+                };
+                let moved = next != self.dealer;
+                self.dealer = next;
+                moved
+            }
         };
         // Dealer levels: the dealer who keeps the deal (own win or a draw) goes up one level,
         // up to the cap; a new dealer starts again at the start level.

@@ -26,8 +26,8 @@ pub use scoring::{FanLine, Scorer, WinScore};
 use serde::{Deserialize, Serialize};
 
 use crate::hand::{KongKind, Meld, MeldKind, is_complete_counts};
-use crate::rules::{DiscardWins, RuleSet, Takings, WildRule};
-use crate::score::hangzhou;
+use crate::rules::{DiscardWins, Paofeng, Piao, PungLimit, RuleSet, Takings, WildRule};
+use crate::score::{hangzhou, tongcheng};
 use crate::seat::{Seat, Wind};
 use crate::tile::{Tile, TileCounts};
 use crate::wall::{Seed, Wall};
@@ -128,8 +128,18 @@ pub struct HandResult {
     pub self_drawn: bool,
     /// The fan breakdown of the winning hand.
     pub score: Option<WinScore>,
-    /// Score change per seat; sums to zero.
+    /// Score change per seat; sums to zero. Kong money paid during the hand is included.
     pub deltas: [i32; 4],
+    /// 一炮多响: every winner, in turn order from the discarder, when several won on one
+    /// tile (the first is `winner`, priced by `score`); empty for one winner or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub winners: Vec<Seat>,
+    /// The breakdowns of `winners` after the first, in the same order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_scores: Vec<WinScore>,
+    /// Kong money paid on the spot (桐城), per seat; already part of `deltas`.
+    #[serde(default, skip_serializing_if = "is_zero4")]
+    pub kong_deltas: [i32; 4],
     /// Every concealed hand, revealed (the winner's includes the winning tile).
     pub hands: [Vec<Tile>; 4],
     pub melds: [Vec<Meld>; 4],
@@ -156,6 +166,35 @@ fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
+fn is_zero4(d: &[i32; 4]) -> bool {
+    *d == [0; 4]
+}
+
+impl HandResult {
+    /// Every winner: `winners` when several won on one tile, else `winner`.
+    pub fn all_winners(&self) -> Vec<Seat> {
+        if self.winners.is_empty() {
+            self.winner.into_iter().collect()
+        } else {
+            self.winners.clone()
+        }
+    }
+
+    /// The breakdown of `seat`'s win, if it won.
+    pub fn score_of(&self, seat: Seat) -> Option<&WinScore> {
+        if self.winner == Some(seat) {
+            return self.score.as_ref();
+        }
+        let i = self.winners.iter().skip(1).position(|&w| w == seat)?;
+        self.other_scores.get(i)
+    }
+
+    /// Whether `seat` won this hand (alone or with others, 一炮多响).
+    pub fn is_winner(&self, seat: Seat) -> bool {
+        self.winner == Some(seat) || self.winners.contains(&seat)
+    }
+}
+
 /// Per-seat state of the wild flow (Hangzhou).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct WildState {
@@ -169,6 +208,14 @@ struct WildState {
     passed: u64,
     /// Wilds discarded this hand (4个白板).
     wild_discards: u8,
+    /// 漏胡 (all tiles): passed a discard win since the last own draw.
+    passed_any: bool,
+    /// 过碰: kinds passed as a pung since the last own turn, one bit per kind.
+    passed_pung: u64,
+    /// Kinds pung-claimed while an exposed kong was offered: adding to them pays nothing.
+    pung_over_kong: u64,
+    /// 跑风: after the last discard any draw wins (a wild holds half a pair).
+    paofeng: bool,
 }
 
 /// One hand in progress (or finished).
@@ -182,9 +229,18 @@ pub struct Game {
     flowers: [Vec<Tile>; 4],
     /// The wild kind, if the rules have wilds.
     wild: Option<Tile>,
-    /// 翻财神: the turned-up tile (out of play), and the face 白 plays as.
+    /// 翻财神: the turned-up tile (out of play), and the face the stand-in plays as.
     indicator: Option<Tile>,
     white_as: Option<Tile>,
+    /// The tile that plays the wild's face: 白 (Hangzhou 翻财神) or 中 (跑风).
+    stand_in: Tile,
+    /// The flower tile of a 136-tile game (补花 with 发; 跑风's flower): discarding it sets
+    /// it aside and draws a replacement; a hand holding it cannot win.
+    flower_tile: Option<Tile>,
+    /// Kong money paid so far (桐城), per seat.
+    kong_deltas: [i32; 4],
+    /// The seat that drew last (after a drawn hand it deals next under Tongcheng rules).
+    last_drawer: Seat,
     /// 笃老: the dice a new dealer rolled for his starting level, when the rules roll them.
     dice: Option<[u8; 2]>,
     wild_state: [WildState; 4],
@@ -372,6 +428,7 @@ impl Game {
                     && !t.is_flower()
                     && self.hands[seat.index()].get(t) > 0
                     && (*drawn == Some(t) || !self.is_locked(seat))
+                    && self.discardable(seat, t)
             }
             (
                 Phase::Claims {
@@ -443,8 +500,12 @@ impl Game {
                 // The meld lists the wild's face where a 白 lies (翻财神).
                 if let (Some(face), 1..) = (self.white_as, m.whites) {
                     all.0[face.index()] -= m.whites;
-                    all.0[Tile::WHITE.index()] += m.whites;
+                    all.0[self.stand_in.index()] += m.whites;
                 }
+            }
+            // Honor tiles set aside as flowers (补花 with 发) are tiles of the set.
+            for f in self.flowers[s.index()].iter().filter(|f| !f.is_flower()) {
+                all.add(*f);
             }
             let size = h.total() + 3 * self.melds[s.index()].len();
             let on_turn = matches!(&self.phase, Phase::Turn { seat, .. } if *seat == s)
@@ -480,6 +541,22 @@ impl Game {
             .filter(|r| r.deltas.iter().sum::<i32>() != 0)
         {
             return Err(format!("payments {:?} do not sum to zero", r.deltas));
+        }
+        if self.kong_deltas.iter().sum::<i32>() != 0 {
+            return Err(format!(
+                "kong money {:?} does not sum to zero",
+                self.kong_deltas
+            ));
+        }
+        if let Some(r) = self
+            .result
+            .as_ref()
+            .filter(|r| r.kong_deltas != self.kong_deltas)
+        {
+            return Err(format!(
+                "the result's kong money {:?} is not the hand's {:?}",
+                r.kong_deltas, self.kong_deltas
+            ));
         }
         Ok(())
     }

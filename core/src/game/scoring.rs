@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::hand::Meld;
 use crate::rules::RuleSet;
-use crate::score::{hangzhou, mcr};
+use crate::score::{hangzhou, mcr, tongcheng};
 use crate::seat::{Seat, Wind};
 use crate::tile::{Tile, TileCounts};
 
@@ -18,6 +18,8 @@ pub enum Scorer {
     Mcr,
     /// Hangzhou elements: ids from [`hangzhou::ELEMENTS`] (1-based, append-only).
     Hangzhou,
+    /// Tongcheng elements: ids from [`tongcheng::ELEMENTS`] (1-based, append-only).
+    Tongcheng,
 }
 
 impl Scorer {
@@ -26,6 +28,7 @@ impl Scorer {
         match self {
             Scorer::Mcr => "mcr",
             Scorer::Hangzhou => "hangzhou",
+            Scorer::Tongcheng => "tongcheng",
         }
     }
 
@@ -34,6 +37,7 @@ impl Scorer {
         match s {
             "mcr" => Some(Scorer::Mcr),
             "hangzhou" => Some(Scorer::Hangzhou),
+            "tongcheng" => Some(Scorer::Tongcheng),
             _ => None,
         }
     }
@@ -43,6 +47,9 @@ impl Scorer {
         match self {
             Scorer::Mcr => mcr::fan_by_id(id).map(|f| (f.zh, f.en)),
             Scorer::Hangzhou => hangzhou::ELEMENTS
+                .get(usize::from(id).checked_sub(1)?)
+                .map(|e| (e.1, e.2)),
+            Scorer::Tongcheng => tongcheng::ELEMENTS
                 .get(usize::from(id).checked_sub(1)?)
                 .map(|e| (e.1, e.2)),
         }
@@ -149,5 +156,25 @@ pub(super) fn from_hangzhou(s: &hangzhou::HzScore, valid: bool) -> WinScore {
         total: s.multiplier,
         flowers: 0,
         valid,
+    }
+}
+
+/// A Tongcheng score in the table's breakdown form: each element a line, `total` what each
+/// paying seat pays before 飘.
+pub(super) fn from_tongcheng(s: &tongcheng::TcScore, flowers: u8) -> WinScore {
+    WinScore {
+        fans: s
+            .elements
+            .iter()
+            .map(|&(id, points, count)| FanLine {
+                scorer: Scorer::Tongcheng,
+                id,
+                points,
+                count,
+            })
+            .collect(),
+        total: s.per_payer,
+        flowers,
+        valid: true,
     }
 }

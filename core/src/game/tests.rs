@@ -1202,3 +1202,5 @@ fn hz_flipped_wild_white_plays_the_face_in_chows() {
     assert_eq!((m.tile, m.claimed, m.whites), (t("4m"), Some(t("5m")), 1));
     g.check_invariants().unwrap();
 }
+
+mod tongcheng;

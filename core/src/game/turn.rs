@@ -24,7 +24,7 @@ impl Game {
             // A wild is never part of a kong.
             if self.kong_allowed() {
                 for t in hand.kinds() {
-                    if hand.get(t) == 4 && Some(t) != self.wild {
+                    if hand.get(t) == 4 && Some(t) != self.wild && Some(t) != self.flower_tile {
                         v.push(Action::ConcealedKong(t));
                     }
                 }
@@ -41,7 +41,9 @@ impl Game {
             return;
         }
         for t in hand.kinds() {
-            v.push(Action::Discard(t));
+            if self.discardable(seat, t) {
+                v.push(Action::Discard(t));
+            }
         }
     }
 
@@ -54,6 +56,14 @@ impl Game {
     ) {
         let s = seat.index();
         match action {
+            Action::Discard(t) if Some(t) == self.flower_tile => {
+                // 补花: a flower is set aside, not discarded, and replaced from the wall.
+                self.hands[s].remove(t);
+                self.first_discard = false;
+                self.flowers[s].push(t);
+                self.events.push(Event::Flower { seat, tile: t });
+                self.draw_for(seat, false);
+            }
             Action::Discard(t) => {
                 self.hands[s].remove(t);
                 self.first_discard = false;
@@ -71,6 +81,15 @@ impl Game {
                     claimed: false,
                 });
                 self.events.push(Event::Discarded { seat, tile: t });
+                if self.setup.rules.wild == WildRule::FlippedNext {
+                    self.wild_state[s].paofeng = tongcheng::is_paofeng(
+                        &self.hands[s],
+                        self.melds[s].len(),
+                        self.wild,
+                        self.stand_in(),
+                        self.flower_tile,
+                    );
+                }
                 self.open_claims(seat, t);
             }
             Action::Win => {
@@ -89,6 +108,9 @@ impl Game {
                     seat,
                     meld: TableMeld::of(&meld),
                 });
+                // 暗杠: 2 from each other seat (桐城).
+                let others: [Seat; 3] = std::array::from_fn(|d| seat.after(d as u8 + 1));
+                self.pay_kong(seat, &others, 2);
                 self.first_discard = false;
                 self.draw_for(seat, true);
             }
@@ -134,6 +156,8 @@ impl Game {
         let ws = &mut self.wild_state[seat.index()];
         ws.locking = false;
         ws.passed = 0;
+        ws.passed_any = false;
+        ws.passed_pung = 0;
         loop {
             if !from_back && self.wall.remaining() <= self.setup.rules.dead_wall as usize {
                 self.finish_draw();
@@ -160,6 +184,7 @@ impl Game {
                 continue;
             }
             self.hands[seat.index()].add(t);
+            self.last_drawer = seat;
             self.events.push(Event::Drew {
                 seat,
                 tile: Some(t),
@@ -183,7 +208,11 @@ impl Game {
             win_tile: None,
             self_drawn: false,
             score: None,
-            deltas: [0; 4],
+            // 荒牌: no hand payments; kong money stands.
+            deltas: self.kong_deltas,
+            winners: Vec::new(),
+            other_scores: Vec::new(),
+            kong_deltas: self.kong_deltas,
             hands: std::array::from_fn(|i| self.hands[i].tiles()),
             melds: self.melds.clone(),
             flowers: self.flowers.clone(),

@@ -16,7 +16,80 @@ impl Game {
         self_drawn: bool,
         score: WinScore,
     ) {
-        let deltas = match self.setup.rules.hangzhou_scoring() {
+        self.finish_wins(vec![(winner, score)], discarder, tile, self_drawn);
+    }
+
+    /// Ends the hand with one or several wins (一炮多响) on `tile`, each paid by `discarder`
+    /// (or by everyone on a self-draw), kong money added.
+    pub(super) fn finish_wins(
+        &mut self,
+        wins: Vec<(Seat, WinScore)>,
+        discarder: Option<Seat>,
+        tile: Tile,
+        self_drawn: bool,
+    ) {
+        let mut deltas = self.kong_deltas;
+        for (winner, score) in &wins {
+            let d = self.win_payments(*winner, discarder, score);
+            for i in 0..4 {
+                deltas[i] += d[i];
+            }
+        }
+        let mut wins = wins.into_iter();
+        let (winner, score) = wins.next().expect("at least one winner");
+        let others: Vec<(Seat, WinScore)> = wins.collect();
+        if !self_drawn {
+            // The claimed (or robbed) tile joins the winner's hand.
+            self.hands[winner.index()].add(tile);
+        }
+        let mut hands: [Vec<Tile>; 4] = std::array::from_fn(|i| self.hands[i].tiles());
+        for (w, sc) in &others {
+            // Each other winner shows the tile too (there is one copy: only in the result).
+            hands[w.index()].push(tile);
+            hands[w.index()].sort_unstable();
+            self.events.push(Event::Won {
+                seat: *w,
+                from: discarder,
+                tile,
+                total: sc.total,
+            });
+        }
+        self.events.push(Event::Won {
+            seat: winner,
+            from: discarder,
+            tile,
+            total: score.total,
+        });
+        let winners = if others.is_empty() {
+            Vec::new()
+        } else {
+            std::iter::once(winner)
+                .chain(others.iter().map(|o| o.0))
+                .collect()
+        };
+        self.result = Some(HandResult {
+            winner: Some(winner),
+            discarder,
+            win_tile: Some(tile),
+            self_drawn,
+            score: Some(score),
+            deltas,
+            winners,
+            other_scores: others.into_iter().map(|o| o.1).collect(),
+            kong_deltas: self.kong_deltas,
+            hands,
+            melds: self.melds.clone(),
+            flowers: self.flowers.clone(),
+        });
+        self.phase = Phase::Finished;
+    }
+
+    /// What one win moves between the seats.
+    fn win_payments(&self, winner: Seat, discarder: Option<Seat>, score: &WinScore) -> [i32; 4] {
+        if self.setup.rules.tongcheng_table().is_some() {
+            return tongcheng::payments(&[(winner, score.total)], discarder, self.piao());
+        }
+        match self.setup.rules.hangzhou_scoring() {
             None => scoring::payments(score.total, winner, discarder),
             Some(_) => {
                 let liable = match self.setup.rules.takings {
@@ -36,30 +109,7 @@ impl Game {
                     liable,
                 )
             }
-        };
-        if !self_drawn {
-            // The claimed (or robbed) tile joins the winner's hand.
-            self.hands[winner.index()].add(tile);
         }
-        let hands: [Vec<Tile>; 4] = std::array::from_fn(|i| self.hands[i].tiles());
-        self.events.push(Event::Won {
-            seat: winner,
-            from: discarder,
-            tile,
-            total: score.total,
-        });
-        self.result = Some(HandResult {
-            winner: Some(winner),
-            discarder,
-            win_tile: Some(tile),
-            self_drawn,
-            score: Some(score),
-            deltas,
-            hands,
-            melds: self.melds.clone(),
-            flowers: self.flowers.clone(),
-        });
-        self.phase = Phase::Finished;
     }
 
     /// Copies of `t` visible on the table: unclaimed discards and exposed melds.
@@ -90,6 +140,9 @@ impl Game {
         if self.setup.rules.hangzhou_scoring().is_some() {
             return self.hz_score(seat, &self.hands[seat.index()], win, true, after_kong);
         }
+        if self.setup.rules.tongcheng_table().is_some() {
+            return self.tc_score(seat, &self.hands[seat.index()], true, false);
+        }
         let mut concealed = self.hands[seat.index()];
         if !is_complete_counts(&concealed, self.melds[seat.index()].len()) {
             return None;
@@ -117,6 +170,17 @@ impl Game {
             }
             return self.hz_score(seat, &with, tile, false, false);
         }
+        if self.setup.rules.tongcheng_table().is_some() {
+            if !self.tc_discard_win_allowed(seat, tile) {
+                return None;
+            }
+            let mut with = self.hands[seat.index()];
+            with.add(tile);
+            if with.get(tile) > 4 {
+                return None;
+            }
+            return self.tc_score(seat, &with, false, false);
+        }
         let concealed = self.hands[seat.index()];
         let mut with = concealed;
         with.add(tile);
@@ -133,6 +197,19 @@ impl Game {
         if self.setup.rules.hangzhou_scoring().is_some() {
             // Robbing a kong is a win on another's tile: the discard-win rules apply.
             return self.discard_score(seat, tile, kong_seat);
+        }
+        if self.setup.rules.tongcheng_table().is_some() {
+            // 抢杠胡 is allowed even where discard wins are not; 漏胡 still bars it.
+            let ws = &self.wild_state[seat.index()];
+            if ws.passed_any || ws.passed & (1u64 << tile.index()) != 0 {
+                return None;
+            }
+            let mut with = self.hands[seat.index()];
+            with.add(tile);
+            if with.get(tile) > 4 {
+                return None;
+            }
+            return self.tc_score(seat, &with, false, true);
         }
         let concealed = self.hands[seat.index()];
         let mut with = concealed;
@@ -171,6 +248,43 @@ impl Game {
                 self.wild,
                 self.white_as,
             )
+    }
+
+    /// Whether `seat` may win on a discarded `tile` under Tongcheng rules: discard wins on,
+    /// not 暗牌, and no 漏胡 lock (every tile, or this one).
+    fn tc_discard_win_allowed(&self, seat: Seat, tile: Tile) -> bool {
+        let r = &self.setup.rules;
+        let ws = &self.wild_state[seat.index()];
+        r.discard_wins == DiscardWins::Any
+            && !r.blind_discards
+            && Some(tile) != self.wild
+            && !ws.passed_any
+            && ws.passed & (1u64 << tile.index()) == 0
+    }
+
+    /// Scores a Tongcheng win: `concealed` holds the winning tile.
+    pub(super) fn tc_score(
+        &self,
+        seat: Seat,
+        concealed: &TileCounts,
+        self_drawn: bool,
+        robbing_kong: bool,
+    ) -> Option<WinScore> {
+        let table = self.setup.rules.tongcheng_table()?;
+        let flowers = self.flowers[seat.index()].len() as u8;
+        let w = tongcheng::TcWin {
+            concealed,
+            melds: &self.melds[seat.index()],
+            wild: self.wild,
+            stand_in: self.stand_in(),
+            flower: self.flower_tile,
+            self_drawn,
+            robbing_kong,
+            flowers,
+            paofeng: self_drawn && self.wild_state[seat.index()].paofeng,
+        };
+        let s = tongcheng::score(&w, table).ok()?;
+        Some(scoring::from_tongcheng(&s, flowers))
     }
 
     /// 十风: the seat's first ten discards are honors and it has no meld. `Some(white)` says

@@ -42,6 +42,10 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         what: "record ids, fans keyed by scorer and id, statistics per rule set, sync outbox",
         up: v4_record_ids_stable_fans_outbox,
     },
+    Migration {
+        what: "fans of the Tongcheng scorer",
+        up: v5_tongcheng_fans,
+    },
 ];
 
 /// The schema version this build writes and reads.
@@ -424,6 +428,48 @@ fn v4_record_ids_stable_fans_outbox(tx: &Transaction) -> rusqlite::Result<()> {
         END;
         "
     ))
+}
+
+/// v5: `hand_fans` accepts the Tongcheng scorer's key. SQLite cannot change a CHECK in
+/// place: the table is rebuilt under its triggers, rows and keys unchanged.
+fn v5_tongcheng_fans(tx: &Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "
+        DROP TRIGGER hand_fans_add_to_totals;
+        DROP TRIGGER hand_fans_are_immutable;
+        DROP TRIGGER hand_fans_are_kept;
+        CREATE TABLE hand_fans_v5 (
+            hand_id  INTEGER NOT NULL REFERENCES hands (id) ON DELETE CASCADE,
+            scorer   TEXT    NOT NULL CHECK (scorer IN ('mcr', 'hangzhou', 'tongcheng')),
+            fan_id   INTEGER NOT NULL CHECK (fan_id BETWEEN 0 AND 255),
+            -- points per occurrence (Hangzhou: the element's factor or fans; Tongcheng: the
+            -- element's value)
+            points   INTEGER NOT NULL,
+            count    INTEGER NOT NULL CHECK (count > 0),
+            PRIMARY KEY (hand_id, scorer, fan_id)
+        ) WITHOUT ROWID;
+        INSERT INTO hand_fans_v5 (hand_id, scorer, fan_id, points, count)
+            SELECT hand_id, scorer, fan_id, points, count FROM hand_fans;
+        DROP TABLE hand_fans;
+        ALTER TABLE hand_fans_v5 RENAME TO hand_fans;
+        CREATE TRIGGER hand_fans_are_immutable BEFORE UPDATE ON hand_fans BEGIN
+            SELECT RAISE(ABORT, 'stored hands are immutable');
+        END;
+        CREATE TRIGGER hand_fans_are_kept BEFORE DELETE ON hand_fans BEGIN
+            SELECT RAISE(ABORT, 'stored hands are kept');
+        END;
+        CREATE TRIGGER hand_fans_add_to_totals AFTER INSERT ON hand_fans
+        WHEN (SELECT won FROM hands WHERE id = NEW.hand_id) = 1 BEGIN
+            INSERT INTO fan_totals (rules, scorer, fan_id, wins, times, points)
+            VALUES ((SELECT rules FROM hands WHERE id = NEW.hand_id), NEW.scorer, NEW.fan_id, 1,
+                    NEW.count, NEW.points)
+            ON CONFLICT (rules, scorer, fan_id) DO UPDATE SET
+                wins = wins + 1,
+                times = times + excluded.times,
+                points = max(points, excluded.points);
+        END;
+        ",
+    )
 }
 
 /// The rows of `totals`, worked out from the hands themselves.

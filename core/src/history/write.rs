@@ -245,7 +245,7 @@ pub(super) struct Summary {
 impl Summary {
     pub(super) fn of(record: &HandRecord, seat: Seat) -> Summary {
         let r = &record.result;
-        let won = r.winner == Some(seat);
+        let won = r.is_winner(seat);
         Summary {
             winner: r.winner,
             won,

@@ -15,6 +15,7 @@ use crate::hand::{HandError, KongKind, Meld, MeldKind};
 use crate::rules::{RuleSet, WildRule};
 use crate::score::hangzhou::{self, Element, HzError, HzShape, HzWin, Liable};
 use crate::score::mcr::{self, Breakdown, McrOptions, ScoreError, WinContext};
+use crate::score::tongcheng::{self, TcError, TcShape, TcWin, TongchengTable};
 use crate::seat::{NoSuchSeat, Seat, Wind};
 use crate::tile::{Tile, TileCounts, TileError, parse_hand_tiles, parse_tiles, to_notation};
 
@@ -67,6 +68,27 @@ Hangzhou (--rules hangzhou or hangzhou-mil):
                   not the winner
 Answer: {\"shape\", \"baotou\", \"wilds\", \"elements\": [{\"key\", \"zh\", \"en\", \"value\",
 \"count\"}], \"fans\", \"multiplier\", \"capped\", \"dealer_multiplier\", \"payments\": [4 seats]}
+
+Tongcheng (--rules tongcheng-dianpao, alias tongcheng, or tongcheng-paofeng):
+  concealed       string, required   concealed tiles; with or without the winning tile (it is
+                                     added when 13 are given)
+  win_tile        string, required   the winning tile
+  melds           array, default []  pungs and kongs only (no chow in these games)
+  discarder       seat 0-3, default none (self-drawn); not the winner. 点炮 only
+  winner          seat 0-3, default 1
+  robbing_kong    bool, default false  抢杠胡 (点炮; give the kong maker as discarder): worth 3
+  flowers         integer 0-4, default 0  flowers (发, or 中 under a 中 indicator) set aside
+  green_flowers   bool, default false  点炮 补花 option: a hand holding a 发 cannot win
+  indicator       string, 跑风 required  the turned-up tile; the next face is wild (9->1,
+                                     E>S>W>N>E, 中>发>白>中), 中 plays its face (not when
+                                     the indicator is 中 or 白), 发 is the flower (中 under a 中)
+  paofeng         bool, default false  跑风: the hand waited on any tile (+2)
+  piao            [4 integers 0-10], default [0,0,0,0]  each seat's 飘, added both ways
+Answer: {\"shape\", \"elements\": [{\"key\", \"zh\", \"en\", \"value\", \"count\"}], \"value\" (名堂
+or points), \"per_payer\" (before 飘), \"payments\": [4 seats]}
+点炮: 平胡 1, 七小对 2, ×2 per concealed quad (4/8/16), 抢杠胡 3; a self-draw is paid 2 × value + flowers
+by each other seat, a discard value + flowers by the discarder. 跑风: self-draw only, each loser pays
+1 + flowers + kongs + 2 for 跑风; shapes standard, seven pairs, 碰碰胡, 全九幺, 十三烂.
 ";
 
 /// The rules a line is scored under: Chinese Official with its options, or a Hangzhou rule set.
@@ -77,6 +99,7 @@ pub struct FanRules(Family);
 enum Family {
     Guobiao(McrOptions),
     Hangzhou(Box<RuleSet>),
+    Tongcheng(TongchengTable),
 }
 
 impl FanRules {
@@ -89,6 +112,11 @@ impl FanRules {
     pub fn hangzhou(rules: RuleSet) -> Option<FanRules> {
         rules.hangzhou_scoring()?;
         Some(FanRules(Family::Hangzhou(Box::new(rules))))
+    }
+
+    /// Tongcheng scoring under `rules`; `None` when they do not score the Tongcheng way.
+    pub fn tongcheng(rules: &RuleSet) -> Option<FanRules> {
+        Some(FanRules(Family::Tongcheng(rules.tongcheng_table()?)))
     }
 
     /// Scores Hangzhou wins.
@@ -128,6 +156,10 @@ pub enum FanError {
     TooManyWilds { held: u8, discarded: u8, wild: Tile },
     #[error("dealer_level {level} is above these rules' highest level, {max}")]
     DealerLevel { level: u8, max: u8 },
+    #[error("{0}")]
+    Tongcheng(#[from] TcError),
+    #[error("{0}")]
+    Invalid(&'static str),
 }
 
 /// Why a meld of a line was refused.
@@ -255,6 +287,56 @@ fn yes() -> bool {
     true
 }
 
+/// One Tongcheng line (点炮 or 跑风).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcInput {
+    pub concealed: String,
+    #[serde(default)]
+    pub melds: Vec<MeldInput>,
+    pub win_tile: String,
+    #[serde(default = "one_seat")]
+    pub winner: u8,
+    #[serde(default)]
+    pub discarder: Option<u8>,
+    #[serde(default)]
+    pub robbing_kong: bool,
+    #[serde(default)]
+    pub flowers: u8,
+    #[serde(default)]
+    pub green_flowers: bool,
+    /// 跑风: the turned-up tile.
+    #[serde(default)]
+    pub indicator: Option<String>,
+    #[serde(default)]
+    pub paofeng: bool,
+    #[serde(default)]
+    pub piao: [u8; 4],
+}
+
+/// One Tongcheng element of an answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TcElement {
+    pub key: &'static str,
+    pub zh: &'static str,
+    pub en: &'static str,
+    pub value: u32,
+    pub count: u32,
+}
+
+/// One Tongcheng answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TcAnswer {
+    pub shape: &'static str,
+    pub elements: Vec<TcElement>,
+    /// 名堂 (点炮) or the point count (跑风).
+    pub value: u32,
+    /// What each paying seat pays, before 飘.
+    pub per_payer: u32,
+    /// Score change per seat 0–3 (base 1); sums to zero.
+    pub payments: [i32; 4],
+}
+
 fn one_seat() -> u8 {
     1
 }
@@ -286,6 +368,7 @@ pub struct HzAnswer {
 pub enum FanAnswer {
     Guobiao(Breakdown),
     Hangzhou(HzAnswer),
+    Tongcheng(TcAnswer),
 }
 
 #[derive(Serialize)]
@@ -305,6 +388,7 @@ impl Serialize for FanAnswer {
             }
             .serialize(s),
             FanAnswer::Hangzhou(h) => h.serialize(s),
+            FanAnswer::Tongcheng(t) => t.serialize(s),
         }
     }
 }
@@ -328,6 +412,7 @@ pub fn score(line: &str, rules: &FanRules) -> Result<FanAnswer, FanError> {
     match &rules.0 {
         Family::Guobiao(defaults) => score_mcr(line, defaults).map(FanAnswer::Guobiao),
         Family::Hangzhou(r) => score_hangzhou(line, r).map(FanAnswer::Hangzhou),
+        Family::Tongcheng(t) => score_tongcheng(line, *t).map(FanAnswer::Tongcheng),
     }
 }
 
@@ -489,6 +574,109 @@ fn score_hangzhou(line: &str, rules: &RuleSet) -> Result<HzAnswer, FanError> {
         multiplier: s.multiplier,
         capped: s.capped,
         dealer_multiplier: hangzhou::try_dealer_multiplier(level)?,
+        payments,
+    })
+}
+
+fn score_tongcheng(line: &str, table: TongchengTable) -> Result<TcAnswer, FanError> {
+    let input: TcInput = serde_json::from_str(line)?;
+    let concealed = concealed_tiles(&input.concealed)?;
+    let win_tile = tile_field(&input.win_tile, "win_tile")?;
+    if win_tile.is_flower() || concealed.iter().any(|t| t.is_flower()) {
+        return Err(FanError::Invalid(
+            "flower tiles (f) are not played in the Tongcheng games",
+        ));
+    }
+    let melds = melds(&input.melds)?;
+    if melds.iter().any(|m| m.kind == MeldKind::Chow) {
+        return Err(FanError::Invalid("the Tongcheng games have no chow"));
+    }
+    let mut counts = TileCounts::from_tiles(&concealed);
+    if counts.total() + 3 * melds.len() == 13 {
+        counts.add(win_tile);
+    }
+    if counts.get(win_tile) == 0 {
+        return Err(FanError::WinTileNotHeld);
+    }
+    let mut all = counts;
+    for m in &melds {
+        m.add_to(&mut all);
+    }
+    if let Some(t) = all.over_four() {
+        return Err(FanError::FifthCopy(t));
+    }
+    if input.flowers > 4 {
+        return Err(FanError::Invalid("flowers: at most 4"));
+    }
+    if input.piao.iter().any(|&p| p > crate::rules::MAX_PIAO) {
+        return Err(FanError::Invalid("piao: each at most 10"));
+    }
+    let winner = seat(input.winner, "winner")?;
+    let discarder = input.discarder.map(|d| seat(d, "discarder")).transpose()?;
+    if discarder == Some(winner) {
+        return Err(HzError::DiscarderWinner.into());
+    }
+    if input.robbing_kong && discarder.is_none() {
+        return Err(FanError::Invalid(
+            "robbing_kong needs the kong maker as discarder",
+        ));
+    }
+    let (wild, stand_in, flower) = match (table, &input.indicator) {
+        (TongchengTable::Paofeng, Some(i)) => {
+            let t = tile_field(i, "indicator")?;
+            let (w, s, f) = tongcheng::paofeng_tiles(t);
+            (Some(w), s, Some(f))
+        }
+        (TongchengTable::Paofeng, None) => {
+            return Err(FanError::Invalid("indicator: required under 跑风 rules"));
+        }
+        (TongchengTable::Dianpao, Some(_)) => {
+            return Err(FanError::Invalid("indicator: 点炮 has no wild"));
+        }
+        (TongchengTable::Dianpao, None) => (None, None, input.green_flowers.then_some(Tile::GREEN)),
+    };
+    if input.paofeng && table == TongchengTable::Dianpao {
+        return Err(FanError::Invalid("paofeng: only under 跑风 rules"));
+    }
+    let s = tongcheng::score(
+        &TcWin {
+            concealed: &counts,
+            melds: &melds,
+            wild,
+            stand_in,
+            flower,
+            self_drawn: discarder.is_none(),
+            robbing_kong: input.robbing_kong,
+            flowers: input.flowers,
+            paofeng: input.paofeng,
+        },
+        table,
+    )?;
+    let payments = tongcheng::payments(&[(winner, s.per_payer)], discarder, input.piao);
+    Ok(TcAnswer {
+        shape: match s.shape {
+            TcShape::Standard => "standard",
+            TcShape::SevenPairs(_) => "seven_pairs",
+            TcShape::AllPungs => "all_pungs",
+            TcShape::AllTerminalsHonors => "all_terminals_honors",
+            TcShape::ThirteenUnrelated => "thirteen_unrelated",
+        },
+        elements: s
+            .elements
+            .iter()
+            .map(|&(id, value, count)| {
+                let e = tongcheng::ELEMENTS[usize::from(id) - 1];
+                TcElement {
+                    key: e.0,
+                    zh: e.1,
+                    en: e.2,
+                    value,
+                    count,
+                }
+            })
+            .collect(),
+        value: s.value,
+        per_payer: s.per_payer,
         payments,
     })
 }
@@ -964,5 +1152,82 @@ mod tests {
         ] {
             assert!(INPUT_SCHEMA.contains(f), "{f}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tongcheng_tests {
+    use super::*;
+
+    fn tc(line: &str, rules: &str) -> Result<TcAnswer, String> {
+        let r = FanRules::tongcheng(&RuleSet::preset(rules).unwrap()).unwrap();
+        match score(line, &r).map_err(|e| e.to_string())? {
+            FanAnswer::Tongcheng(t) => Ok(t),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn worked_examples_t1_to_t3_through_json() {
+        // T1: D (seat 3) discards 5s, A (seat 0) wins: 1; with 飘 A 1, D 2: 4.
+        let t1 = r#"{"concealed":"123m456m789p111z5s","win_tile":"5s","winner":0,"discarder":3"#;
+        let a = tc(&format!("{t1}}}"), "tongcheng").unwrap();
+        assert_eq!((a.value, a.payments), (1, [1, 0, 0, -1]));
+        let a = tc(&format!(r#"{t1},"piao":[1,0,0,2]}}"#), "tongcheng").unwrap();
+        assert_eq!(a.payments, [4, 0, 0, -4]);
+        // T2: seven pairs self-drawn, one flower: 5 from each; the quad version 8 each.
+        let a = tc(
+            r#"{"concealed":"11m33m55p77p22s88s4z","win_tile":"4z","winner":0,"flowers":1,"green_flowers":true}"#,
+            "tongcheng-dianpao",
+        )
+        .unwrap();
+        assert_eq!(a.payments, [15, -5, -5, -5]);
+        let a = tc(
+            r#"{"concealed":"2222p11m33m66s88s7z","win_tile":"7z","winner":0}"#,
+            "tongcheng-dianpao",
+        )
+        .unwrap();
+        assert_eq!((a.value, a.payments), (4, [24, -8, -8, -8]));
+        // T3: B (seat 1) robs A's (seat 0) kong of 5m: 3 from A.
+        let a = tc(
+            r#"{"concealed":"123s456s789s22z46m","win_tile":"5m","winner":1,"discarder":0,"robbing_kong":true}"#,
+            "tongcheng-dianpao",
+        )
+        .unwrap();
+        assert_eq!(a.payments, [-3, 3, 0, 0]);
+        // No chow, no wild under 点炮, a held 发 with 补花 on.
+        assert!(
+            tc(r#"{"concealed":"123m456m111z5s","melds":[{"kind":"chow","tiles":"789p"}],"win_tile":"5s"}"#, "tongcheng")
+                .unwrap_err()
+                .contains("no chow")
+        );
+        assert!(
+            tc(
+                r#"{"concealed":"11m33m55p77p22s88s6z","win_tile":"6z","green_flowers":true}"#,
+                "tongcheng"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn worked_example_t5_through_json() {
+        let line = r#"{"concealed":"123m456m789s8p5z","melds":[{"kind":"kong","tiles":"3333s","concealed":true}],"win_tile":"5z","winner":0,"flowers":2,"indicator":"7p","paofeng":true}"#;
+        let a = tc(line, "tongcheng-paofeng").unwrap();
+        assert_eq!((a.value, a.payments), (6, [18, -6, -6, -6]));
+        let plain = line.replace(r#","paofeng":true"#, "");
+        assert_eq!(
+            tc(&plain, "tongcheng-paofeng").unwrap().payments,
+            [12, -4, -4, -4]
+        );
+        // Self-draw only; the indicator is required.
+        let discard = line.replace(r#""winner":0"#, r#""winner":0,"discarder":2"#);
+        assert!(tc(&discard, "tongcheng-paofeng").is_err());
+        let no_indicator = line.replace(r#","indicator":"7p""#, "");
+        assert!(
+            tc(&no_indicator, "tongcheng-paofeng")
+                .unwrap_err()
+                .contains("indicator")
+        );
     }
 }

@@ -245,11 +245,38 @@ impl App {
                 TileFace::Glyph => "财神 wild",
                 TileFace::Notation => "wild",
             };
+            let stand_in = v
+                .stand_in
+                .map(|s| format!(", {} plays it", name(s)))
+                .unwrap_or_default();
             spans.push(Span::styled(
-                format!(" · {word} {}{turned}", name(w)),
+                format!(" · {word} {}{turned}{stand_in}", name(w)),
                 Style::default()
                     .fg(Color::Yellow)
                     .add_modifier(Modifier::BOLD),
+            ));
+        }
+        // 补花 with an honor tile (发), and who is 跑风 (any draw wins).
+        if let Some(f) = v.flower_tile {
+            let word = match self.setup.face {
+                TileFace::Glyph => "花 flower",
+                TileFace::Notation => "flower",
+            };
+            spans.push(Span::raw(format!(" · {word} {}", self.setup.face.text(f))));
+        }
+        if !v.paofeng.is_empty() {
+            let who: Vec<String> = v
+                .paofeng
+                .iter()
+                .map(|&s| self.table.name(s).to_string())
+                .collect();
+            let word = match self.setup.face {
+                TileFace::Glyph => "跑风",
+                TileFace::Notation => "paofeng",
+            };
+            spans.push(Span::styled(
+                format!(" · {word}: {}", who.join(", ")),
+                Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
             ));
         }
         Line::from(spans)
@@ -485,9 +512,16 @@ impl App {
                     Some(d) => format!("from {}", t.name(d)),
                 };
                 let total = r.score.as_ref().map_or(0, |s| s.total);
+                let also: String = r
+                    .winners
+                    .iter()
+                    .skip(1)
+                    .map(|&o| format!(" and {}", who(t, o)))
+                    .collect();
+                let verb = if also.is_empty() { "wins" } else { "win" };
                 vec![
                     Span::styled(
-                        format!("Hand {} — {} wins on ", t.hand_label(), who(t, w)),
+                        format!("Hand {} — {}{also} {verb} on ", t.hand_label(), who(t, w)),
                         bold,
                     ),
                     Span::styled(
@@ -537,8 +571,31 @@ impl App {
             lines.push(Line::from(format!("{:>3}  total", s.total)).style(bold));
             lines.push(Line::default());
         }
+        for (&o, s) in r.winners.iter().skip(1).zip(&r.other_scores) {
+            let fans: Vec<String> = s
+                .fans
+                .iter()
+                .map(|f| format!("{} {}×{}", f.name(), f.points, f.count))
+                .collect();
+            lines.push(Line::from(format!(
+                "{} also wins: {} — {}",
+                t.name(o),
+                fans.join(" · "),
+                tongcheng_core::describe::points(s.total)
+            )));
+        }
+        if r.kong_deltas != [0; 4] {
+            let kongs: Vec<String> = Seat::ALL
+                .iter()
+                .map(|&s| format!("{} {:+}", t.name(s), r.kong_deltas[s.index()]))
+                .collect();
+            lines.push(Line::from(format!(
+                "kong money (杠钱, included): {}",
+                kongs.join(" · ")
+            )));
+        }
         for s in Seat::ALL {
-            let mark = if r.winner == Some(s) { "★" } else { " " };
+            let mark = if r.is_winner(s) { "★" } else { " " };
             let mut spans = vec![Span::raw(format!(
                 "{mark}{} {:<6}",
                 t.game().seat_wind(s),

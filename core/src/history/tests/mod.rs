@@ -748,6 +748,53 @@ fn insert_at_version(
             }
             id
         }
+        4 => {
+            // v4 kept one row per record id; the test's second copy of a record (the one it
+            // then breaks) is stored the way v4 left an unreadable record: no id, refused.
+            let s = Summary::of(r, seat);
+            let copies: i64 = c
+                .query_row(
+                    "SELECT count(*) FROM hands WHERE record_id = ?1",
+                    [r.id.as_str()],
+                    |x| x.get(0),
+                )
+                .unwrap();
+            let dup = copies > 0;
+            c.execute(
+                "INSERT INTO hands (played_at, rules, seat, winner, won, dealt_in, self_drawn,
+                     points, fan_total, record_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    played_at,
+                    r.setup.rules.name,
+                    seat.0,
+                    s.winner.map(|w| w.0),
+                    s.won,
+                    s.dealt_in,
+                    s.self_drawn,
+                    s.points,
+                    s.fan_total,
+                    (!dup).then(|| r.id.as_str().to_string())
+                ],
+            )
+            .unwrap();
+            let id = c.last_insert_rowid();
+            c.execute(
+                "INSERT INTO hand_records (hand_id, record) VALUES (?1, ?2)",
+                params![id, r.to_json()],
+            )
+            .unwrap();
+            if !dup {
+                schema::insert_fans(c, id, r).unwrap();
+            }
+            let reason = dup.then_some("the stored record cannot be read (a v4 fixture)");
+            c.execute(
+                "INSERT INTO outbox (hand_id, rejected) VALUES (?1, ?2)",
+                params![id, reason],
+            )
+            .unwrap();
+            id
+        }
         v => panic!("no fixture for schema v{v}: add one when v{} ships", v + 1),
     }
 }
