@@ -431,6 +431,7 @@ impl RuleSet {
                 first_discard_secs: 30,
                 discard_secs: 15,
                 claim_secs: 5,
+                bank_secs: 0,
             },
             scoring: Scoring::Tongcheng(TongchengTable::Dianpao),
             rob_kong: true,
