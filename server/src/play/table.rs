@@ -126,6 +126,8 @@ pub struct TableTask {
     config: OnlineConfig,
     rules: RuleSet,
     people: u8,
+    /// A ranked match: its end updates its people's ratings (see [`crate::rating`]).
+    ranked: bool,
     store: Arc<dyn Store>,
     slots: Vec<Slot>,
     table: Option<Table>,
@@ -183,6 +185,7 @@ impl TableTask {
             config,
             rules,
             people,
+            ranked: false,
             store,
             slots,
             table: None,
@@ -192,6 +195,12 @@ impl TableTask {
             deadline: Some(lobby_deadline),
             rx,
         }
+    }
+
+    /// Makes the table's match ranked: when it finishes, its people's ratings move.
+    pub fn ranked(mut self) -> TableTask {
+        self.ranked = true;
+        self
     }
 
     /// Runs the table until its match is over and the linger time has passed (so a player
@@ -768,9 +777,59 @@ impl TableTask {
             s.push(|seq| ServerMsg::MatchEnd { seq, scores });
         }
         self.phase = Phase::Over;
+        if self.ranked {
+            self.rate(scores);
+        }
         // Connections have a little while to read the end, then the table goes.
         self.deadline = Some(Instant::now() + Duration::from_millis(self.config.linger_ms));
     }
+}
+
+impl TableTask {
+    /// Updates the people's ratings from the final scores, off the table's task. Bots' seats
+    /// are not passed in as people, so no rating moves against a bot.
+    fn rate(&self, scores: [i32; 4]) {
+        let accounts: Vec<(Option<i64>, i32)> = self
+            .slots
+            .iter()
+            .zip(scores)
+            .map(|(s, score)| (s.account, score))
+            .collect();
+        let rules = self.rules.name.clone();
+        let store = self.store.clone();
+        let table = self.id.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = rate_accounts(store.as_ref(), &rules, &accounts);
+            if let Err(e) = result {
+                eprintln!("table {table}: rating the match: {e}");
+            }
+        });
+    }
+}
+
+/// Reads the ratings of a finished match's people, rates it and writes the new ones.
+pub fn rate_accounts(
+    store: &dyn Store,
+    rules: &str,
+    seats: &[(Option<i64>, i32)],
+) -> crate::store::Result<Vec<crate::store::StoredRating>> {
+    let mut results = Vec::with_capacity(seats.len());
+    for &(account, score) in seats {
+        let rating = match account {
+            Some(a) => Some(
+                store
+                    .rating(a, rules)?
+                    .unwrap_or_else(|| crate::rating::initial(a, rules)),
+            ),
+            None => None,
+        };
+        results.push(crate::rating::SeatResult { rating, score });
+    }
+    let new = crate::rating::rate_match(&results);
+    if !new.is_empty() {
+        store.put_ratings(&new, crate::now())?;
+    }
+    Ok(new)
 }
 
 /// Tables by id (the lobby).
