@@ -100,6 +100,8 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/sync/upload", post(routes::sync::upload))
         .route("/v1/sync/pull", get(routes::sync::pull))
         .route("/v1/play", get(crate::play::play))
+        .route("/v1/queue", post(crate::play::queue))
+        .route("/v1/ratings", get(crate::play::ratings))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(DefaultBodyLimit::max(state.config.body_limit))

@@ -128,6 +128,8 @@ pub struct TableTask {
     people: u8,
     /// A ranked match: its end updates its people's ratings (see [`crate::rating`]).
     ranked: bool,
+    /// A table the queue made: only these accounts may take its people's seats.
+    reserved: Option<Vec<i64>>,
     store: Arc<dyn Store>,
     slots: Vec<Slot>,
     table: Option<Table>,
@@ -186,6 +188,7 @@ impl TableTask {
             rules,
             people,
             ranked: false,
+            reserved: None,
             store,
             slots,
             table: None,
@@ -200,6 +203,12 @@ impl TableTask {
     /// Makes the table's match ranked: when it finishes, its people's ratings move.
     pub fn ranked(mut self) -> TableTask {
         self.ranked = true;
+        self
+    }
+
+    /// Keeps the people's seats for these accounts (a table the queue seated).
+    pub fn reserved_for(mut self, accounts: Vec<i64>) -> TableTask {
+        self.reserved = Some(accounts);
         self
     }
 
@@ -274,6 +283,16 @@ impl TableTask {
     ) -> Result<u8, (ErrorCode, String)> {
         let p = match self.slots.iter().position(|s| s.account == Some(account)) {
             Some(p) => p,
+            None if self
+                .reserved
+                .as_ref()
+                .is_some_and(|r| !r.contains(&account)) =>
+            {
+                return Err((
+                    ErrorCode::TableFull,
+                    "this table's seats are kept for the players the queue seated".into(),
+                ));
+            }
             None if self.phase == Phase::Lobby
                 && self.joined_people() < usize::from(self.people) =>
             {
