@@ -8,6 +8,7 @@
 //! and writes out what the table sends, so a hostile client can at worst lose its own seat.
 
 pub mod queue;
+pub mod rooms;
 pub mod table;
 
 use std::collections::HashMap;
@@ -94,6 +95,7 @@ pub struct Lobby {
     tables: Arc<Mutex<Tables>>,
     next_conn: AtomicU64,
     queues: Mutex<Queues>,
+    rooms: Mutex<rooms::Rooms>,
 }
 
 impl Lobby {
@@ -297,7 +299,10 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
 
 /// The rules a new table plays: the test override, else the named preset if this server
 /// accepts it, else the default.
-fn rules_for(state: &AppState, name: Option<String>) -> Result<RuleSet, (ErrorCode, String)> {
+pub(crate) fn rules_for(
+    state: &AppState,
+    name: Option<String>,
+) -> Result<RuleSet, (ErrorCode, String)> {
     match (&state.config.online.rules, name) {
         (Some(r), _) => Ok(r.clone()),
         (None, None) => Ok(RuleSet::default()),
@@ -316,7 +321,7 @@ fn rules_for(state: &AppState, name: Option<String>) -> Result<RuleSet, (ErrorCo
 
 /// Starts a table's task under `id` in the lobby (whose lock the caller holds); it leaves
 /// the lobby when its match is over.
-fn spawn_table(
+pub(crate) fn spawn_table(
     state: &AppState,
     tables: &mut Tables,
     id: &str,
@@ -338,7 +343,7 @@ fn spawn_table(
 }
 
 /// A random table id.
-fn table_id() -> String {
+pub(crate) fn table_id() -> String {
     let mut b = [0u8; 8];
     let _ = getrandom::getrandom(&mut b);
     tongcheng_core::record::hex(&b)
@@ -503,7 +508,7 @@ pub async fn queue(
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
     m.lock()
         .map_err(|_| ApiError::internal("the lobby is unavailable"))
 }

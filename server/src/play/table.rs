@@ -48,6 +48,10 @@ pub enum Cmd {
         player: u8,
         conn: u64,
     },
+    /// A private room let this account in: one more reserved seat.
+    Admit {
+        account: i64,
+    },
 }
 
 /// How the table reaches its host: to leave the lobby when the match is over.
@@ -130,6 +134,11 @@ pub struct TableTask {
     ranked: bool,
     /// A table the queue made: only these accounts may take its people's seats.
     reserved: Option<Vec<i64>>,
+    /// The bots' levels, in the order the empty seats are taken (Normal past the end).
+    bot_levels: Vec<Level>,
+    /// A private room: when its lobby time is up with nobody connected, it closes instead
+    /// of starting a match for bots.
+    room: bool,
     store: Arc<dyn Store>,
     slots: Vec<Slot>,
     table: Option<Table>,
@@ -189,6 +198,8 @@ impl TableTask {
             people,
             ranked: false,
             reserved: None,
+            bot_levels: Vec::new(),
+            room: false,
             store,
             slots,
             table: None,
@@ -209,6 +220,15 @@ impl TableTask {
     /// Keeps the people's seats for these accounts (a table the queue seated).
     pub fn reserved_for(mut self, accounts: Vec<i64>) -> TableTask {
         self.reserved = Some(accounts);
+        self
+    }
+
+    /// A private room's table: empty seats get bots of these levels, and the table closes
+    /// if nobody is connected when its lobby time is up.
+    pub fn room(mut self, accounts: Vec<i64>, bot_levels: Vec<Level>) -> TableTask {
+        self.reserved = Some(accounts);
+        self.bot_levels = bot_levels;
+        self.room = true;
         self
     }
 
@@ -262,6 +282,13 @@ impl TableTask {
                     return; // a connection that lost its seat to a newer one
                 }
                 self.message(p, msg);
+            }
+            Cmd::Admit { account } => {
+                if let Some(r) = self.reserved.as_mut()
+                    && !r.contains(&account)
+                {
+                    r.push(account);
+                }
             }
             Cmd::Gone { player, conn } => {
                 let s = &mut self.slots[usize::from(player % 4)];
@@ -451,6 +478,10 @@ impl TableTask {
     fn on_deadline(&mut self) {
         self.deadline = None;
         match self.phase {
+            Phase::Lobby if self.room && !self.slots.iter().any(Slot::connected) => {
+                // An empty room expires: no match, no linger.
+                self.phase = Phase::Over;
+            }
             Phase::Lobby => self.start_match(),
             Phase::Contributing => self.deal(),
             Phase::BetweenHands => self.start_hand(),
@@ -506,11 +537,12 @@ impl TableTask {
     }
 
     fn start_match(&mut self) {
+        let mut levels = self.bot_levels.iter().copied();
         let players: [Player; 4] = std::array::from_fn(|p| {
             if self.slots[p].person() {
                 Player::Remote
             } else {
-                Player::Bot(Level::Normal)
+                Player::Bot(levels.next().unwrap_or(Level::Normal))
             }
         });
         let seed = random32();

@@ -36,6 +36,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/play"),
     ("post", "/v1/queue"),
     ("get", "/v1/ratings"),
+    ("post", "/v1/rooms"),
+    ("post", "/v1/rooms/{code}/join"),
 ];
 
 /// `GET /healthz`.
