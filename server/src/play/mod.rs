@@ -519,8 +519,13 @@ fn match_queue(state: &AppState, key: &(String, bool), rules: &RuleSet) -> Resul
     let Some(q) = queues.get_mut(key) else {
         return Ok(());
     };
+    let now = Instant::now();
+    let every = Duration::from_millis(state.config.online.queue_tick_ms.max(1));
+    if q.ran_within(every / 2, now) {
+        return Ok(());
+    }
     q.drop_gone(|t| t.is_closed());
-    let seatings = q.tick(Instant::now());
+    let seatings = q.tick(now);
     if q.is_empty() {
         queues.remove(key);
     }

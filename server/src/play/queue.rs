@@ -70,6 +70,7 @@ pub struct Queue<T> {
     config: QueueConfig,
     ranked: bool,
     waiting: Vec<Waiting<T>>,
+    last_tick: Option<Instant>,
 }
 
 impl<T> Queue<T> {
@@ -78,6 +79,7 @@ impl<T> Queue<T> {
             config,
             ranked,
             waiting: Vec::new(),
+            last_tick: None,
         }
     }
 
@@ -120,59 +122,114 @@ impl<T> Queue<T> {
         self.config.band + self.config.widen_per_sec * waited
     }
 
+    /// Whether the matcher last ran less than `every` before `now`. Every waiting request
+    /// offers to run it; this keeps it to one run per interval however many wait.
+    pub fn ran_within(&self, every: Duration, now: Instant) -> bool {
+        self.last_tick
+            .is_some_and(|t| now.saturating_duration_since(t) < every)
+    }
+
     /// Seats whoever can be seated now, longest waiters first.
     pub fn tick(&mut self, now: Instant) -> Vec<Seating<T>> {
-        let mut out = Vec::new();
+        self.last_tick = Some(now);
         // Longest waiter first.
         self.waiting.sort_by_key(|w| w.since);
-        let mut i = 0;
-        while i < self.waiting.len() {
+        let n = self.waiting.len();
+        let rating = |i: usize| self.waiting[i].who.rating;
+        // Everyone in rating order, as a doubly linked list over positions, so that seated
+        // players are unlinked and each anchor walks outwards only over those still waiting:
+        // a tick costs O(n log n) however many are seated.
+        let mut by_rating: Vec<usize> = (0..n).collect();
+        by_rating.sort_by(|&a, &b| rating(a).total_cmp(&rating(b)).then(a.cmp(&b)));
+        let mut pos = vec![0; n];
+        for (p, &i) in by_rating.iter().enumerate() {
+            pos[i] = p;
+        }
+        const NONE: usize = usize::MAX;
+        let mut prev: Vec<usize> = (0..n).map(|p| p.checked_sub(1).unwrap_or(NONE)).collect();
+        let mut next: Vec<usize> = (0..n)
+            .map(|p| if p + 1 < n { p + 1 } else { NONE })
+            .collect();
+        let mut taken = vec![false; n];
+        let mut tables: Vec<Vec<usize>> = Vec::new();
+        for i in 0..n {
+            if taken[i] {
+                continue;
+            }
             let anchor = &self.waiting[i];
             let band = self.band(anchor, now);
-            // Those who accept the anchor and whom he accepts, closest rating first.
-            let mut fits: Vec<usize> = (0..self.waiting.len())
-                .filter(|&j| j != i)
-                .filter(|&j| {
-                    let w = &self.waiting[j];
-                    let gap = (w.who.rating - anchor.who.rating).abs();
-                    gap <= band && gap <= self.band(w, now)
-                })
-                .collect();
-            fits.sort_by(|&a, &b| {
-                let ga = (self.waiting[a].who.rating - anchor.who.rating).abs();
-                let gb = (self.waiting[b].who.rating - anchor.who.rating).abs();
-                ga.total_cmp(&gb)
-                    .then(self.waiting[a].since.cmp(&self.waiting[b].since))
-            });
+            let r = anchor.who.rating;
             let mut table = vec![i];
-            for j in fits {
-                if table.len() == 4 {
-                    break;
+            let (mut lo, mut hi) = (prev[pos[i]], next[pos[i]]);
+            while table.len() < 4 {
+                // The closer of the two nearest still waiting on either side.
+                let j = match (lo, hi) {
+                    (NONE, NONE) => break,
+                    (l, NONE) => {
+                        lo = prev[l];
+                        by_rating[l]
+                    }
+                    (NONE, h) => {
+                        hi = next[h];
+                        by_rating[h]
+                    }
+                    (l, h) => {
+                        if r - rating(by_rating[l]) <= rating(by_rating[h]) - r {
+                            lo = prev[l];
+                            by_rating[l]
+                        } else {
+                            hi = next[h];
+                            by_rating[h]
+                        }
+                    }
+                };
+                let gap = (rating(j) - r).abs();
+                if gap > band {
+                    break; // everyone further out is further still
                 }
-                let ok = !self.ranked
-                    || table
-                        .iter()
-                        .all(|&k| !Self::conflict(&self.waiting[k].who, &self.waiting[j].who));
+                let w = &self.waiting[j];
+                let ok = gap <= self.band(w, now)
+                    && (!self.ranked
+                        || table
+                            .iter()
+                            .all(|&k| !Self::conflict(&self.waiting[k].who, &w.who)));
                 if ok {
                     table.push(j);
                 }
             }
             let waited = now.saturating_duration_since(anchor.since);
             if table.len() == 4 || waited >= Duration::from_millis(self.config.bot_fill_ms) {
-                table.sort_unstable();
-                let mut players = Vec::with_capacity(table.len());
-                for &k in table.iter().rev() {
-                    let w = self.waiting.remove(k);
-                    players.push((w.who, w.ticket));
+                for &k in &table {
+                    taken[k] = true;
+                    let p = pos[k];
+                    if prev[p] != NONE {
+                        next[prev[p]] = next[p];
+                    }
+                    if next[p] != NONE {
+                        prev[next[p]] = prev[p];
+                    }
                 }
-                players.reverse();
-                out.push(Seating { players });
-                // The entries before `i` are unchanged; whoever is now at `i` is next.
-                i = i.min(self.waiting.len());
-                continue;
+                tables.push(table);
             }
-            i += 1;
         }
+        if tables.is_empty() {
+            return Vec::new();
+        }
+        let mut slots: Vec<Option<Waiting<T>>> = self.waiting.drain(..).map(Some).collect();
+        let out = tables
+            .into_iter()
+            .map(|mut table| {
+                table.sort_unstable();
+                Seating {
+                    players: table
+                        .into_iter()
+                        .filter_map(|k| slots[k].take())
+                        .map(|w| (w.who, w.ticket))
+                        .collect(),
+                }
+            })
+            .collect();
+        self.waiting = slots.into_iter().flatten().collect();
         out
     }
 }
@@ -283,6 +340,8 @@ mod tests {
         }
         q.drop_gone(|&t| t == 2);
         let seated = q.tick(t0);
+        assert!(q.ran_within(Duration::from_secs(1), t0 + Duration::from_millis(999)));
+        assert!(!q.ran_within(Duration::from_secs(1), t0 + Duration::from_secs(1)));
         assert_eq!(seated.len(), 1);
         assert_eq!(seated[0].players.len(), 4);
         assert!(seated[0].players.iter().all(|p| p.1 != 2));
@@ -321,5 +380,30 @@ mod tests {
             casual.push(w, (), t0);
         }
         assert_eq!(casual.tick(t0).len(), 1);
+    }
+
+    #[test]
+    fn ten_thousand_players_are_seated_in_one_tick() {
+        let t0 = Instant::now();
+        let mut q = Queue::new(config(), true);
+        // Ratings spread over 0..50 (close neighbours everywhere), distinct addresses.
+        for a in 0..10_000i64 {
+            q.push(who(a, (a * 7919 % 10_000) as f64 / 200.0), (), t0);
+        }
+        let started = Instant::now();
+        let seated = q.tick(t0);
+        let took = started.elapsed();
+        // A few stragglers whose neighbours were all seated wait for their bands to widen.
+        assert!(seated.len() >= 2_490, "seated {}", seated.len());
+        assert_eq!(seated.len() * 4 + q.len(), 10_000);
+        assert!(seated.iter().all(|s| s.players.len() == 4));
+        // Each table is within the anchor's band.
+        for s in &seated {
+            let r: Vec<f64> = s.players.iter().map(|p| p.0.rating).collect();
+            let spread = r.iter().cloned().fold(f64::MIN, f64::max)
+                - r.iter().cloned().fold(f64::MAX, f64::min);
+            assert!(spread <= 4.0, "{r:?}");
+        }
+        assert!(took < Duration::from_secs(1), "{took:?}");
     }
 }
