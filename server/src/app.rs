@@ -103,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/queue", post(crate::play::queue))
         .route("/v1/ratings", get(crate::play::ratings))
         .route("/v1/rooms", post(crate::play::rooms::create))
+        .route("/v1/rooms/{code}", get(crate::play::rooms::show))
         .route("/v1/rooms/{code}/join", post(crate::play::rooms::join))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)

@@ -172,6 +172,20 @@ fn a_room_code_lets_exactly_the_invited_number_in_and_they_play() {
     let jb = join(&b, 1);
     assert_eq!((jb.0, &jb.1["admitted"]), (200, &json!(3)));
     assert_eq!(jb.1["same_ip"].as_array().unwrap().len(), 1);
+    // The owner and A, asking later, see the same warning; an outsider sees nothing.
+    let get = |token: &str| {
+        let r = reqwest::blocking::Client::new()
+            .get(format!("{url}/v1/rooms/{code}"))
+            .bearer_auth(token)
+            .send()
+            .unwrap();
+        (r.status().as_u16(), r.json::<Value>().unwrap())
+    };
+    for t in [&owner, &a] {
+        let (status, room) = get(t);
+        assert_eq!((status, &room["same_ip"]), (200, &jb.1["same_ip"]));
+    }
+    assert_eq!(get(&c).0, 404);
     // The fourth is refused; someone already in asks again and is still in.
     let jc = join(&c, 3);
     assert_eq!((jc.0, code_of(&jc)), (409, "room_full"));

@@ -6,8 +6,8 @@
 //! lobby time closes, and the code is free again.
 //!
 //! Anti-collusion in rooms is a warning, not a refusal (friends often share a network, as
-//! real apps' 同IP提醒 assume): a join answers with the admitted players it shares an IP
-//! address with, and the room's info lists every such pair.
+//! real apps' 同IP提醒 assume): every join answer and `GET /v1/rooms/{code}` (for the
+//! admitted players) list each pair of admitted accounts that joined from one IP address.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -224,6 +224,27 @@ pub async fn join(
             .try_send(Cmd::Admit { account })
             .map_err(|_| gone())?;
         room.admitted.push((account, ip.0.parse().ok()));
+    }
+    Ok(Json(info(&code, room)))
+}
+
+/// `GET /v1/rooms/{code}`: the room as its admitted players see it, so every one of them (not
+/// only the latest to join) learns of a same-IP pair. Others get `not_found`.
+pub async fn show(
+    State(state): State<AppState>,
+    auth: Authed,
+    Path(code): Path<String>,
+) -> Result<Json<RoomInfo>, ApiError> {
+    let gone = || ApiError::not_found("no room has that code");
+    let mut rooms = lock(&state.lobby.rooms)?;
+    rooms.retain(|_, r| !r.tx.is_closed());
+    let room = rooms.get(&code).ok_or_else(gone)?;
+    if !room
+        .admitted
+        .iter()
+        .any(|(a, _)| *a == auth.session.account_id)
+    {
+        return Err(gone());
     }
     Ok(Json(info(&code, room)))
 }

@@ -37,6 +37,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/queue"),
     ("get", "/v1/ratings"),
     ("post", "/v1/rooms"),
+    ("get", "/v1/rooms/{code}"),
     ("post", "/v1/rooms/{code}/join"),
 ];
 
