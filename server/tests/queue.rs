@@ -274,14 +274,18 @@ fn same_ip_players_never_share_a_ranked_table_and_bots_fill_after_the_wait() {
         (seated[0]["people"].as_u64(), seated[0]["bots"].as_u64()),
         (Some(2), Some(2))
     );
-    // A bot-filled table plays through for its person.
-    let s = connect(
-        &server.url,
-        &players[0].0,
-        seated[0]["table"].as_str().unwrap(),
-    )
-    .unwrap();
-    play(s);
+    // A bot-filled table plays through for its people.
+    let table = seated[0]["table"].as_str().unwrap().to_string();
+    let threads: Vec<_> = players
+        .iter()
+        .map(|(t, _)| {
+            let s = connect(&server.url, t, &table).unwrap();
+            std::thread::spawn(move || play(s))
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
 }
 
 #[test]
