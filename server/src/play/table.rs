@@ -537,14 +537,8 @@ impl TableTask {
     }
 
     fn start_match(&mut self) {
-        let mut levels = self.bot_levels.iter().copied();
-        let players: [Player; 4] = std::array::from_fn(|p| {
-            if self.slots[p].person() {
-                Player::Remote
-            } else {
-                Player::Bot(levels.next().unwrap_or(Level::Normal))
-            }
-        });
+        let persons: [bool; 4] = std::array::from_fn(|p| self.slots[p].person());
+        let players = seat_players(persons, &self.bot_levels);
         let seed = random32();
         let config = TableConfig {
             deal: Deal::Match {
@@ -858,6 +852,19 @@ impl TableTask {
     }
 }
 
+/// Who plays each slot: people where people sat down, else bots taking `levels` in slot
+/// order (Normal once they run out, e.g. for an invited person who never came).
+fn seat_players(persons: [bool; 4], levels: &[Level]) -> [Player; 4] {
+    let mut levels = levels.iter().copied();
+    persons.map(|person| {
+        if person {
+            Player::Remote
+        } else {
+            Player::Bot(levels.next().unwrap_or(Level::Normal))
+        }
+    })
+}
+
 /// Reads the ratings of a finished match's people, rates it and writes the new ones.
 pub fn rate_accounts(
     store: &dyn Store,
@@ -885,3 +892,32 @@ pub fn rate_accounts(
 
 /// Tables by id (the lobby).
 pub type Tables = HashMap<String, mpsc::Sender<Cmd>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_owners_bot_levels_take_the_empty_seats_in_order() {
+        use Level::{Easy, Hard, Normal};
+        assert_eq!(
+            seat_players([true, false, true, false], &[Hard, Easy]),
+            [
+                Player::Remote,
+                Player::Bot(Hard),
+                Player::Remote,
+                Player::Bot(Easy)
+            ]
+        );
+        // An invited person who never came: a Normal bot after the owner's levels.
+        assert_eq!(
+            seat_players([true, false, false, false], &[Easy, Hard]),
+            [
+                Player::Remote,
+                Player::Bot(Easy),
+                Player::Bot(Hard),
+                Player::Bot(Normal)
+            ]
+        );
+    }
+}
