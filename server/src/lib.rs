@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod play;
 pub mod ratelimit;
+pub mod rating;
 pub mod routes;
 pub mod store;
 

@@ -3,7 +3,7 @@
 mod support;
 
 use support::PgSchema;
-use tongcheng_server::store::{self, LoginOutcome, NewRecord, Store, StoreError};
+use tongcheng_server::store::{self, LoginOutcome, NewRecord, Store, StoreError, StoredRating};
 
 fn rec(id: char, n: usize) -> NewRecord {
     NewRecord {
@@ -150,6 +150,51 @@ fn suite(s: &dyn Store) {
         LoginOutcome::Revoked
     );
     assert!(s.devices(a.account_id).unwrap()[1].revoked);
+
+    // Ratings: one per account and rule set, written all together, updated in place.
+    assert_eq!(s.rating(a.account_id, "guobiao").unwrap(), None);
+    let rating = |account_id, rules: &str, mu, games| StoredRating {
+        account_id,
+        rules: rules.into(),
+        mu,
+        sigma: 4.5,
+        games,
+    };
+    s.put_ratings(
+        &[
+            rating(a.account_id, "guobiao", 27.25, 1),
+            rating(c.account_id, "guobiao", 22.75, 1),
+            rating(a.account_id, "hangzhou", 25.0, 3),
+        ],
+        now,
+    )
+    .unwrap();
+    s.put_ratings(&[rating(a.account_id, "guobiao", 28.5, 2)], now + 1)
+        .unwrap();
+    assert_eq!(
+        s.rating(a.account_id, "guobiao").unwrap(),
+        Some(rating(a.account_id, "guobiao", 28.5, 2))
+    );
+    assert_eq!(
+        s.ratings(a.account_id).unwrap(),
+        [
+            rating(a.account_id, "guobiao", 28.5, 2),
+            rating(a.account_id, "hangzhou", 25.0, 3)
+        ]
+    );
+    assert_eq!(s.ratings(c.account_id).unwrap().len(), 1);
+    // An unknown account breaks the batch, and nothing of it is written.
+    assert!(
+        s.put_ratings(
+            &[
+                rating(c.account_id, "hangzhou", 30.0, 1),
+                rating(999_999, "hangzhou", 30.0, 1)
+            ],
+            now
+        )
+        .is_err()
+    );
+    assert_eq!(s.rating(c.account_id, "hangzhou").unwrap(), None);
 }
 
 #[test]

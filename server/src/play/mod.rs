@@ -7,14 +7,20 @@
 //! table is one task ([`table::TableTask`]); a connection only forwards its messages there
 //! and writes out what the table sends, so a hostile client can at worst lose its own seat.
 
+pub mod queue;
+pub mod rooms;
 pub mod table;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use axum::Json;
 use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::http::StatusCode;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
@@ -24,7 +30,9 @@ use tongcheng_core::protocol::{
 use tongcheng_core::rules::RuleSet;
 
 use crate::app::AppState;
-use crate::routes::Authed;
+use crate::error::ApiError;
+use crate::routes::{Authed, ClientIp, blocking};
+use queue::{Candidate, Queue, QueueConfig};
 use table::{Cmd, TableTask, Tables};
 
 /// How online tables are run. The defaults are the real game's; tests shorten them.
@@ -49,6 +57,10 @@ pub struct OnlineConfig {
     pub per_sec: f64,
     pub burst: f64,
     pub max_tables: usize,
+    /// Matchmaking: rating bands, their widening, the wait before bots fill.
+    pub queue: QueueConfig,
+    /// How often a waiting player's request runs the matcher.
+    pub queue_tick_ms: u64,
     /// Test hook only: reveal another seed than the committed one, so tests can show that
     /// clients catch a lying server. Never set in a real server.
     pub dishonest_reveal: bool,
@@ -67,16 +79,23 @@ impl Default for OnlineConfig {
             per_sec: 20.0,
             burst: 40.0,
             max_tables: 10_000,
+            queue: QueueConfig::default(),
+            queue_tick_ms: 250,
             dishonest_reveal: false,
         }
     }
 }
 
-/// The lobby: tables by id, and connection ids.
+/// The queues, by rule set name and ranked or not; a seated player is told on his channel.
+type Queues = HashMap<(String, bool), Queue<oneshot::Sender<Seated>>>;
+
+/// The lobby: tables by id, connection ids, and the queues by rule set and kind.
 #[derive(Default)]
 pub struct Lobby {
     tables: Arc<Mutex<Tables>>,
     next_conn: AtomicU64,
+    queues: Mutex<Queues>,
+    rooms: Mutex<rooms::Rooms>,
 }
 
 impl Lobby {
@@ -278,6 +297,58 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
     let _ = writer.await;
 }
 
+/// The rules a new table plays: the test override, else the named preset if this server
+/// accepts it, else the default.
+pub(crate) fn rules_for(
+    state: &AppState,
+    name: Option<String>,
+) -> Result<RuleSet, (ErrorCode, String)> {
+    match (&state.config.online.rules, name) {
+        (Some(r), _) => Ok(r.clone()),
+        (None, None) => Ok(RuleSet::default()),
+        (None, Some(name)) => {
+            if !state.config.accepted_rules.contains(&name) {
+                return Err((
+                    ErrorCode::RulesNotAccepted,
+                    format!("rules '{}' are not played here", crate::error::clip(&name)),
+                ));
+            }
+            RuleSet::preset(&name)
+                .ok_or_else(|| (ErrorCode::RulesNotAccepted, "no such preset".to_string()))
+        }
+    }
+}
+
+/// Starts a table's task under `id` in the lobby (whose lock the caller holds); it leaves
+/// the lobby when its match is over.
+pub(crate) fn spawn_table(
+    state: &AppState,
+    tables: &mut Tables,
+    id: &str,
+    task: impl FnOnce(mpsc::Receiver<Cmd>) -> TableTask,
+) -> mpsc::Sender<Cmd> {
+    let (tx, rx) = mpsc::channel(1024);
+    let lobby = state.lobby.tables.clone();
+    let closing = id.to_string();
+    let mine = tx.clone();
+    tokio::spawn(task(rx).run(Box::new(move || {
+        if let Ok(mut t) = lobby.lock()
+            && t.get(&closing).is_some_and(|s| s.same_channel(&mine))
+        {
+            t.remove(&closing);
+        }
+    })));
+    tables.insert(id.to_string(), tx.clone());
+    tx
+}
+
+/// A random table id.
+pub(crate) fn table_id() -> String {
+    let mut b = [0u8; 8];
+    let _ = getrandom::getrandom(&mut b);
+    tongcheng_core::record::hex(&b)
+}
+
 /// Finds or makes the table and takes a seat at it.
 #[allow(clippy::too_many_arguments)]
 async fn join(
@@ -291,11 +362,7 @@ async fn join(
     after: Option<u64>,
 ) -> Result<(u8, mpsc::Sender<Cmd>), (ErrorCode, String)> {
     let online = &state.config.online;
-    let id = table.unwrap_or_else(|| {
-        let mut b = [0u8; 8];
-        let _ = getrandom::getrandom(&mut b);
-        tongcheng_core::record::hex(&b)
-    });
+    let id = table.unwrap_or_else(table_id);
     let tx = {
         let mut tables = state
             .lobby
@@ -315,45 +382,18 @@ async fn join(
                         "the server has no room for a table".into(),
                     ));
                 }
-                let rules = match (&online.rules, rules) {
-                    (Some(r), _) => r.clone(),
-                    (None, None) => RuleSet::default(),
-                    (None, Some(name)) => {
-                        if !state.config.accepted_rules.contains(&name) {
-                            return Err((
-                                ErrorCode::RulesNotAccepted,
-                                format!(
-                                    "rules '{}' are not played here",
-                                    crate::error::clip(&name)
-                                ),
-                            ));
-                        }
-                        RuleSet::preset(&name).ok_or_else(|| {
-                            (ErrorCode::RulesNotAccepted, "no such preset".to_string())
-                        })?
-                    }
+                let rules = rules_for(state, rules)?;
+                let task = |rx| {
+                    TableTask::new(
+                        id.clone(),
+                        online.clone(),
+                        rules,
+                        people.unwrap_or(1),
+                        state.store.clone(),
+                        rx,
+                    )
                 };
-                let (tx, rx) = mpsc::channel(1024);
-                let task = TableTask::new(
-                    id.clone(),
-                    online.clone(),
-                    rules,
-                    people.unwrap_or(1),
-                    state.store.clone(),
-                    rx,
-                );
-                let lobby = state.lobby.tables.clone();
-                let closing = id.clone();
-                let mine = tx.clone();
-                tokio::spawn(task.run(Box::new(move || {
-                    if let Ok(mut t) = lobby.lock()
-                        && t.get(&closing).is_some_and(|s| s.same_channel(&mine))
-                    {
-                        t.remove(&closing);
-                    }
-                })));
-                tables.insert(id.clone(), tx.clone());
-                tx
+                spawn_table(state, &mut tables, &id, task)
             }
         }
     };
@@ -381,4 +421,164 @@ async fn join(
         .await
         .map_err(|_| (ErrorCode::MatchOver, "the table is gone".to_string()))??;
     Ok((player, tx))
+}
+
+/// `POST /v1/queue` asks for this.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueRequest {
+    /// A preset this server accepts; the default rule set when absent.
+    pub rules: Option<String>,
+    /// Ranked (rated, seated by rating, anti-collusion) or casual.
+    #[serde(default)]
+    pub ranked: bool,
+}
+
+/// Where the queue seated a player: join this table over `GET /v1/play`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Seated {
+    pub table: String,
+    pub rules: String,
+    pub ranked: bool,
+    /// People seated (the others are bots).
+    pub people: usize,
+    pub bots: usize,
+}
+
+/// `POST /v1/queue`: waits in the rule set's queue until seated (a long poll; bots fill after
+/// the configured wait, so it always ends), then answers with the table to join. While
+/// requests wait, each one runs the matcher every `queue_tick_ms`; a request whose client
+/// hung up leaves the queue at the next run.
+pub async fn queue(
+    State(state): State<AppState>,
+    auth: Authed,
+    ip: ClientIp,
+    body: Result<Json<QueueRequest>, JsonRejection>,
+) -> Result<Json<Seated>, ApiError> {
+    let Json(req) = body?;
+    let rules = rules_for(&state, req.rules)
+        .map_err(|(_, m)| ApiError::bad_request("rules_not_accepted", m))?;
+    let store = state.store.clone();
+    let account = auth.session.account_id;
+    let name = rules.name.clone();
+    let (rating, devices) = blocking(move || {
+        let rating = store.rating(account, &name)?;
+        let devices = store.devices(account)?.iter().map(|d| d.id).collect();
+        Ok((rating, devices))
+    })
+    .await?;
+    let who = Candidate {
+        account,
+        devices,
+        ip: ip.0.parse().ok(),
+        rating: rating.map_or(crate::rating::initial(account, "").mu, |r| r.mu),
+    };
+    let key = (rules.name.clone(), req.ranked);
+    let (ticket, mut seated) = oneshot::channel();
+    {
+        let mut queues = lock(&state.lobby.queues)?;
+        let online = &state.config.online;
+        queues
+            .entry(key.clone())
+            .or_insert_with(|| Queue::new(online.queue.clone(), req.ranked))
+            .push(who, ticket, Instant::now());
+    }
+    let online = &state.config.online;
+    let give_up = Instant::now() + Duration::from_millis(online.queue.bot_fill_ms + 30_000);
+    let tick = Duration::from_millis(online.queue_tick_ms.max(1));
+    loop {
+        match tokio::time::timeout(tick, &mut seated).await {
+            Ok(Ok(s)) => return Ok(Json(s)),
+            Ok(Err(_)) => {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "queue_replaced",
+                    "another request of this account took its place in the queue",
+                ));
+            }
+            Err(_) if Instant::now() >= give_up => {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "queue_timeout",
+                    "no table could be made in time",
+                ));
+            }
+            Err(_) => match_queue(&state, &key, &rules)?,
+        }
+    }
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
+    m.lock()
+        .map_err(|_| ApiError::internal("the lobby is unavailable"))
+}
+
+/// Runs one queue's matcher and opens a table for every group it seats.
+fn match_queue(state: &AppState, key: &(String, bool), rules: &RuleSet) -> Result<(), ApiError> {
+    let mut queues = lock(&state.lobby.queues)?;
+    let Some(q) = queues.get_mut(key) else {
+        return Ok(());
+    };
+    let now = Instant::now();
+    let every = Duration::from_millis(state.config.online.queue_tick_ms.max(1));
+    if q.ran_within(every / 2, now) {
+        return Ok(());
+    }
+    q.drop_gone(|t| t.is_closed());
+    let seatings = q.tick(now);
+    if q.is_empty() {
+        queues.remove(key);
+    }
+    drop(queues);
+    if seatings.is_empty() {
+        return Ok(());
+    }
+    let online = &state.config.online;
+    let mut tables = lock(&state.lobby.tables)?;
+    for seating in seatings {
+        let accounts: Vec<i64> = seating.players.iter().map(|p| p.0.account).collect();
+        if tables.len() >= online.max_tables {
+            // Nobody is told: their requests end with `queue_timeout`.
+            eprintln!("queue: no room for a table");
+            continue;
+        }
+        let id = table_id();
+        let people = accounts.len();
+        let ranked = key.1;
+        let task = |rx| {
+            let t = TableTask::new(
+                id.clone(),
+                online.clone(),
+                rules.clone(),
+                people as u8,
+                state.store.clone(),
+                rx,
+            )
+            .reserved_for(accounts);
+            if ranked { t.ranked() } else { t }
+        };
+        spawn_table(state, &mut tables, &id, task);
+        for (_, ticket) in seating.players {
+            let _ = ticket.send(Seated {
+                table: id.clone(),
+                rules: rules.name.clone(),
+                ranked,
+                people,
+                bots: 4 - people,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `GET /v1/ratings`: the account's ratings, one per rule set it was rated in, with tiers.
+pub async fn ratings(
+    State(state): State<AppState>,
+    auth: Authed,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let store = state.store.clone();
+    let account = auth.session.account_id;
+    let list = blocking(move || Ok(store.ratings(account)?)).await?;
+    let shown: Vec<crate::rating::Shown> = list.iter().map(crate::rating::shown).collect();
+    Ok(Json(serde_json::json!({ "ratings": shown })))
 }

@@ -48,6 +48,10 @@ pub enum Cmd {
         player: u8,
         conn: u64,
     },
+    /// A private room let this account in: one more reserved seat.
+    Admit {
+        account: i64,
+    },
 }
 
 /// How the table reaches its host: to leave the lobby when the match is over.
@@ -126,6 +130,15 @@ pub struct TableTask {
     config: OnlineConfig,
     rules: RuleSet,
     people: u8,
+    /// A ranked match: its end updates its people's ratings (see [`crate::rating`]).
+    ranked: bool,
+    /// A table the queue made: only these accounts may take its people's seats.
+    reserved: Option<Vec<i64>>,
+    /// The bots' levels, in the order the empty seats are taken (Normal past the end).
+    bot_levels: Vec<Level>,
+    /// A private room: when its lobby time is up with nobody connected, it closes instead
+    /// of starting a match for bots.
+    room: bool,
     store: Arc<dyn Store>,
     slots: Vec<Slot>,
     table: Option<Table>,
@@ -183,6 +196,10 @@ impl TableTask {
             config,
             rules,
             people,
+            ranked: false,
+            reserved: None,
+            bot_levels: Vec::new(),
+            room: false,
             store,
             slots,
             table: None,
@@ -192,6 +209,27 @@ impl TableTask {
             deadline: Some(lobby_deadline),
             rx,
         }
+    }
+
+    /// Makes the table's match ranked: when it finishes, its people's ratings move.
+    pub fn ranked(mut self) -> TableTask {
+        self.ranked = true;
+        self
+    }
+
+    /// Keeps the people's seats for these accounts (a table the queue seated).
+    pub fn reserved_for(mut self, accounts: Vec<i64>) -> TableTask {
+        self.reserved = Some(accounts);
+        self
+    }
+
+    /// A private room's table: empty seats get bots of these levels, and the table closes
+    /// if nobody is connected when its lobby time is up.
+    pub fn room(mut self, accounts: Vec<i64>, bot_levels: Vec<Level>) -> TableTask {
+        self.reserved = Some(accounts);
+        self.bot_levels = bot_levels;
+        self.room = true;
+        self
     }
 
     /// Runs the table until its match is over and the linger time has passed (so a player
@@ -245,6 +283,13 @@ impl TableTask {
                 }
                 self.message(p, msg);
             }
+            Cmd::Admit { account } => {
+                if let Some(r) = self.reserved.as_mut()
+                    && !r.contains(&account)
+                {
+                    r.push(account);
+                }
+            }
             Cmd::Gone { player, conn } => {
                 let s = &mut self.slots[usize::from(player % 4)];
                 if s.conn.as_ref().map(|c| c.0) == Some(conn) {
@@ -265,6 +310,16 @@ impl TableTask {
     ) -> Result<u8, (ErrorCode, String)> {
         let p = match self.slots.iter().position(|s| s.account == Some(account)) {
             Some(p) => p,
+            None if self
+                .reserved
+                .as_ref()
+                .is_some_and(|r| !r.contains(&account)) =>
+            {
+                return Err((
+                    ErrorCode::TableFull,
+                    "this table's seats are kept for the players the queue seated".into(),
+                ));
+            }
             None if self.phase == Phase::Lobby
                 && self.joined_people() < usize::from(self.people) =>
             {
@@ -423,6 +478,10 @@ impl TableTask {
     fn on_deadline(&mut self) {
         self.deadline = None;
         match self.phase {
+            Phase::Lobby if self.room && !self.slots.iter().any(Slot::connected) => {
+                // An empty room expires: no match, no linger.
+                self.phase = Phase::Over;
+            }
             Phase::Lobby => self.start_match(),
             Phase::Contributing => self.deal(),
             Phase::BetweenHands => self.start_hand(),
@@ -478,13 +537,8 @@ impl TableTask {
     }
 
     fn start_match(&mut self) {
-        let players: [Player; 4] = std::array::from_fn(|p| {
-            if self.slots[p].person() {
-                Player::Remote
-            } else {
-                Player::Bot(Level::Normal)
-            }
-        });
+        let persons: [bool; 4] = std::array::from_fn(|p| self.slots[p].person());
+        let players = seat_players(persons, &self.bot_levels);
         let seed = random32();
         let config = TableConfig {
             deal: Deal::Match {
@@ -768,10 +822,102 @@ impl TableTask {
             s.push(|seq| ServerMsg::MatchEnd { seq, scores });
         }
         self.phase = Phase::Over;
+        if self.ranked {
+            self.rate(scores);
+        }
         // Connections have a little while to read the end, then the table goes.
         self.deadline = Some(Instant::now() + Duration::from_millis(self.config.linger_ms));
     }
 }
 
+impl TableTask {
+    /// Updates the people's ratings from the final scores, off the table's task. Bots' seats
+    /// are not passed in as people, so no rating moves against a bot.
+    fn rate(&self, scores: [i32; 4]) {
+        let accounts: Vec<(Option<i64>, i32)> = self
+            .slots
+            .iter()
+            .zip(scores)
+            .map(|(s, score)| (s.account, score))
+            .collect();
+        let rules = self.rules.name.clone();
+        let store = self.store.clone();
+        let table = self.id.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = rate_accounts(store.as_ref(), &rules, &accounts);
+            if let Err(e) = result {
+                eprintln!("table {table}: rating the match: {e}");
+            }
+        });
+    }
+}
+
+/// Who plays each slot: people where people sat down, else bots taking `levels` in slot
+/// order (Normal once they run out, e.g. for an invited person who never came).
+fn seat_players(persons: [bool; 4], levels: &[Level]) -> [Player; 4] {
+    let mut levels = levels.iter().copied();
+    persons.map(|person| {
+        if person {
+            Player::Remote
+        } else {
+            Player::Bot(levels.next().unwrap_or(Level::Normal))
+        }
+    })
+}
+
+/// Reads the ratings of a finished match's people, rates it and writes the new ones.
+pub fn rate_accounts(
+    store: &dyn Store,
+    rules: &str,
+    seats: &[(Option<i64>, i32)],
+) -> crate::store::Result<Vec<crate::store::StoredRating>> {
+    let mut results = Vec::with_capacity(seats.len());
+    for &(account, score) in seats {
+        let rating = match account {
+            Some(a) => Some(
+                store
+                    .rating(a, rules)?
+                    .unwrap_or_else(|| crate::rating::initial(a, rules)),
+            ),
+            None => None,
+        };
+        results.push(crate::rating::SeatResult { rating, score });
+    }
+    let new = crate::rating::rate_match(&results);
+    if !new.is_empty() {
+        store.put_ratings(&new, crate::now())?;
+    }
+    Ok(new)
+}
+
 /// Tables by id (the lobby).
 pub type Tables = HashMap<String, mpsc::Sender<Cmd>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_owners_bot_levels_take_the_empty_seats_in_order() {
+        use Level::{Easy, Hard, Normal};
+        assert_eq!(
+            seat_players([true, false, true, false], &[Hard, Easy]),
+            [
+                Player::Remote,
+                Player::Bot(Hard),
+                Player::Remote,
+                Player::Bot(Easy)
+            ]
+        );
+        // An invited person who never came: a Normal bot after the owner's levels.
+        assert_eq!(
+            seat_players([true, false, false, false], &[Easy, Hard]),
+            [
+                Player::Remote,
+                Player::Bot(Easy),
+                Player::Bot(Hard),
+                Player::Bot(Normal)
+            ]
+        );
+    }
+}

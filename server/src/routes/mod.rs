@@ -34,6 +34,11 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/sync/upload"),
     ("get", "/v1/sync/pull"),
     ("get", "/v1/play"),
+    ("post", "/v1/queue"),
+    ("get", "/v1/ratings"),
+    ("post", "/v1/rooms"),
+    ("get", "/v1/rooms/{code}"),
+    ("post", "/v1/rooms/{code}/join"),
 ];
 
 /// `GET /healthz`.

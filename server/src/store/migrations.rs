@@ -52,6 +52,16 @@ pub const SQLITE: &[&str] = &[
         UNIQUE (account_id, record_id)
      );
      CREATE INDEX records_pull ON records (account_id, seq);",
+    // v2: Weng-Lin ratings, one per account and rule set (see `crate::rating`).
+    "CREATE TABLE ratings (
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        rules TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, rules)
+     );",
 ];
 
 /// PostgreSQL steps (same meaning as [`SQLITE`]).
@@ -101,6 +111,16 @@ pub const POSTGRES: &[&str] = &[
         UNIQUE (account_id, record_id)
      );
      CREATE INDEX records_pull ON records (account_id, seq);",
+    // v2
+    "CREATE TABLE ratings (
+        account_id BIGINT NOT NULL REFERENCES accounts (id),
+        rules TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, rules)
+     );",
 ];
 
 /// The schema version this build writes.

@@ -102,6 +102,17 @@ pub struct StoredRecord {
     pub json: String,
 }
 
+/// A player's rating in one rule set (Weng-Lin: `mu` the skill estimate, `sigma` its
+/// uncertainty), and how many rated matches it rests on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredRating {
+    pub account_id: i64,
+    pub rules: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i64,
+}
+
 /// The server's persistent state. All times are unix seconds passed in by the caller.
 pub trait Store: Send + Sync {
     /// "sqlite" or "postgres".
@@ -170,6 +181,13 @@ pub trait Store: Send + Sync {
         limit: u32,
     ) -> Result<Vec<StoredRecord>>;
     fn count_records(&self, account_id: i64) -> Result<u64>;
+
+    /// The account's rating in `rules`; `None` before its first rated match.
+    fn rating(&self, account_id: i64, rules: &str) -> Result<Option<StoredRating>>;
+    /// The account's ratings in every rule set it was rated in, by rule set name.
+    fn ratings(&self, account_id: i64) -> Result<Vec<StoredRating>>;
+    /// Writes the ratings of one rated match in one transaction (all or none move).
+    fn put_ratings(&self, ratings: &[StoredRating], now: i64) -> Result<()>;
 }
 
 /// Opens the store a `--database` value names: `sqlite:PATH` (or a bare path) or

@@ -11,8 +11,8 @@ use std::sync::{Condvar, Mutex};
 use postgres::{Client, Config, NoTls, Row};
 
 use super::{
-    Account, Device, LoginOutcome, NewRecord, Result, Session, Store, StoreError, StoredRecord,
-    migrations,
+    Account, Device, LoginOutcome, NewRecord, Result, Session, Store, StoreError, StoredRating,
+    StoredRecord, migrations,
 };
 
 impl From<postgres::Error> for StoreError {
@@ -474,6 +474,62 @@ impl Store for PgStore {
                 )?
                 .get(0);
             Ok(n.max(0) as u64)
+        })
+    }
+
+    fn rating(&self, account_id: i64, rules: &str) -> Result<Option<StoredRating>> {
+        self.with(|c| {
+            let row = c.query_opt(
+                "SELECT mu, sigma, games FROM ratings WHERE account_id = $1 AND rules = $2",
+                &[&account_id, &rules],
+            )?;
+            Ok(row.map(|r| StoredRating {
+                account_id,
+                rules: rules.to_string(),
+                mu: r.get(0),
+                sigma: r.get(1),
+                games: r.get(2),
+            }))
+        })
+    }
+
+    fn ratings(&self, account_id: i64) -> Result<Vec<StoredRating>> {
+        self.with(|c| {
+            let rows = c.query(
+                "SELECT rules, mu, sigma, games FROM ratings WHERE account_id = $1 ORDER BY rules",
+                &[&account_id],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|r| StoredRating {
+                    account_id,
+                    rules: r.get(0),
+                    mu: r.get(1),
+                    sigma: r.get(2),
+                    games: r.get(3),
+                })
+                .collect())
+        })
+    }
+
+    fn put_ratings(&self, ratings: &[StoredRating], now: i64) -> Result<()> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            let st = tx.prepare(
+                "INSERT INTO ratings (account_id, rules, mu, sigma, games, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (account_id, rules) DO UPDATE SET
+                    mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,
+                    updated_at = excluded.updated_at",
+            )?;
+            for r in ratings {
+                tx.execute(
+                    &st,
+                    &[&r.account_id, &r.rules, &r.mu, &r.sigma, &r.games, &now],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
         })
     }
 }

@@ -10,8 +10,8 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Account, Device, LoginOutcome, NewRecord, Result, Session, Store, StoreError, StoredRecord,
-    migrations,
+    Account, Device, LoginOutcome, NewRecord, Result, Session, Store, StoreError, StoredRating,
+    StoredRecord, migrations,
 };
 
 impl From<rusqlite::Error> for StoreError {
@@ -374,5 +374,59 @@ impl Store for SqliteStore {
             .prepare_cached("SELECT count(*) FROM records WHERE account_id = ?1")?
             .query_row([account_id], |r| r.get(0))?;
         Ok(n.max(0) as u64)
+    }
+
+    fn rating(&self, account_id: i64, rules: &str) -> Result<Option<StoredRating>> {
+        Ok(self
+            .conn()
+            .prepare_cached(
+                "SELECT mu, sigma, games FROM ratings WHERE account_id = ?1 AND rules = ?2",
+            )?
+            .query_row(params![account_id, rules], |r| {
+                Ok(StoredRating {
+                    account_id,
+                    rules: rules.to_string(),
+                    mu: r.get(0)?,
+                    sigma: r.get(1)?,
+                    games: r.get(2)?,
+                })
+            })
+            .optional()?)
+    }
+
+    fn ratings(&self, account_id: i64) -> Result<Vec<StoredRating>> {
+        let c = self.conn();
+        let mut st = c.prepare_cached(
+            "SELECT rules, mu, sigma, games FROM ratings WHERE account_id = ?1 ORDER BY rules",
+        )?;
+        let rows = st.query_map([account_id], |r| {
+            Ok(StoredRating {
+                account_id,
+                rules: r.get(0)?,
+                mu: r.get(1)?,
+                sigma: r.get(2)?,
+                games: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn put_ratings(&self, ratings: &[StoredRating], now: i64) -> Result<()> {
+        let mut c = self.conn();
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut st = tx.prepare_cached(
+                "INSERT INTO ratings (account_id, rules, mu, sigma, games, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (account_id, rules) DO UPDATE SET
+                    mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,
+                    updated_at = excluded.updated_at",
+            )?;
+            for r in ratings {
+                st.execute(params![r.account_id, r.rules, r.mu, r.sigma, r.games, now])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
     }
 }
