@@ -4,14 +4,13 @@
 //! runs in seconds.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tongcheng_client::online::StreamStats;
-use tongcheng_client::{HttpApi, Identity, OnlineOptions, OnlineSession, OnlineUpdate};
+use tongcheng_client::{HttpApi, OnlineOptions, OnlineSession, OnlineUpdate};
 use tongcheng_core::fair::FairnessError;
 use tongcheng_core::game::{Action, Game};
 use tongcheng_core::protocol::{ErrorCode, ServerMsg};
@@ -20,29 +19,9 @@ use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::Seat;
 use tongcheng_core::tile::Tile;
 use tongcheng_server::play::OnlineConfig;
-use tongcheng_server::ratelimit::Limit;
-use tongcheng_server::store::sqlite::SqliteStore;
-use tongcheng_server::{Config, Shared};
 
-/// A server on its own runtime thread.
-struct TestServer {
-    url: String,
-    _rt: tokio::runtime::Runtime,
-}
-
-/// One round of two hands, 1 s limits: a short match.
-fn short_rules() -> RuleSet {
-    let mut r = RuleSet {
-        name: "online-test".into(),
-        rounds: 1,
-        hands_per_round: 2,
-        ..RuleSet::default()
-    };
-    r.time.first_discard_secs = 1;
-    r.time.discard_secs = 1;
-    r.time.claim_secs = 1;
-    r
-}
+mod support;
+use support::online::{TestServer, login, short_rules, start};
 
 fn online(rules: Option<RuleSet>) -> OnlineConfig {
     OnlineConfig {
@@ -57,46 +36,6 @@ fn online(rules: Option<RuleSet>) -> OnlineConfig {
         // server asked for are never refused.
         ..OnlineConfig::default()
     }
-}
-
-fn start(online: OnlineConfig) -> TestServer {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let mut config = Config {
-        online,
-        ..Config::default()
-    };
-    let many = Limit {
-        burst: 1000.0,
-        per_sec: 1000.0,
-    };
-    config.limits.challenge_per_ip = many;
-    config.limits.login_per_ip = many;
-    config.limits.login_per_key = many;
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let state = Shared::new(store, config).unwrap();
-    let url = rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(tongcheng_server::serve(
-            listener,
-            state,
-            std::future::pending(),
-        ));
-        url
-    });
-    TestServer { url, _rt: rt }
-}
-
-/// A new account's session token.
-fn login(url: &str) -> (String, Identity) {
-    let id = Identity::generate().unwrap();
-    let mut api = HttpApi::new(url).unwrap();
-    let r = api.login(&id, "test", None).unwrap();
-    (r.token, id)
 }
 
 /// What one seat saw of a whole match.
@@ -255,7 +194,7 @@ fn percentile(sorted: &[Duration], q: f64) -> Duration {
 
 #[test]
 fn four_people_play_a_match_and_every_hand_is_fair() {
-    let server = start(online(Some(short_rules())));
+    let server = start(online(Some(short_rules("online-test", 2))));
     let played = match_of(&server, "four", &[Style::Quick; 4]);
     for p in &played {
         assert_clean_stream(p);
@@ -440,7 +379,7 @@ fn check_frames(p: &Played) -> usize {
 
 #[test]
 fn no_frame_holds_another_seats_concealed_tile_or_the_wall() {
-    let server = start(online(Some(short_rules())));
+    let server = start(online(Some(short_rules("online-test", 2))));
     let mut frames = 0;
     let mut total = 0;
     for (table, styles) in [
@@ -460,7 +399,7 @@ fn no_frame_holds_another_seats_concealed_tile_or_the_wall() {
 
 #[test]
 fn a_dropped_seat_plays_on_and_reconnects_without_losing_or_doubling_anything() {
-    let server = start(online(Some(short_rules())));
+    let server = start(online(Some(short_rules("online-test", 2))));
     let played = match_of(&server, "drop", &[Style::DropAt(3), Style::Paced(15)]);
     for p in &played {
         assert_clean_stream(p);
@@ -477,7 +416,7 @@ fn a_dropped_seat_plays_on_and_reconnects_without_losing_or_doubling_anything() 
 fn a_silent_person_goes_on_auto_play_and_the_match_finishes() {
     // With one second of bank time: the first decision has 1 s + 1 s, and once the bank is
     // spent by a timeout, the limit alone.
-    let mut rules = short_rules();
+    let mut rules = short_rules("online-test", 2);
     rules.time.bank_secs = 1;
     let server = start(online(Some(rules)));
     let t0 = Instant::now();
@@ -505,7 +444,7 @@ fn a_silent_person_goes_on_auto_play_and_the_match_finishes() {
 
 #[test]
 fn bots_take_the_seats_nobody_came_for() {
-    let mut o = online(Some(short_rules()));
+    let mut o = online(Some(short_rules("online-test", 2)));
     o.lobby_ms = 300;
     let server = start(o);
     let (token, _) = login(&server.url);
@@ -537,7 +476,7 @@ fn bots_take_the_seats_nobody_came_for() {
 
 #[test]
 fn a_server_that_lies_about_its_seed_is_caught() {
-    let mut o = online(Some(short_rules()));
+    let mut o = online(Some(short_rules("online-test", 2)));
     o.dishonest_reveal = true;
     let server = start(o);
     let played = match_of(&server, "liar", &[Style::Quick]);
@@ -588,7 +527,7 @@ where
 
 #[test]
 fn hostile_input_gets_error_frames_and_changes_nothing() {
-    let mut o = online(Some(short_rules()));
+    let mut o = online(Some(short_rules("online-test", 2)));
     o.auth_ms = 300;
     o.burst = 30.0;
     o.per_sec = 1.0;

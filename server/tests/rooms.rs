@@ -3,84 +3,30 @@
 //! match at the room's table with the owner's bots, and a room nobody sat down in expires.
 
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tongcheng_client::{HttpApi, Identity, OnlineOptions, OnlineSession, OnlineUpdate};
+use tongcheng_client::{OnlineOptions, OnlineSession, OnlineUpdate};
 use tongcheng_core::game::Action;
-use tongcheng_core::rules::RuleSet;
 use tongcheng_server::play::OnlineConfig;
-use tongcheng_server::ratelimit::Limit;
-use tongcheng_server::store::sqlite::SqliteStore;
-use tongcheng_server::{Config, Shared};
 
-struct TestServer {
-    url: String,
-    _rt: tokio::runtime::Runtime,
-}
-
-/// One hand, 1 s limits.
-fn short_rules() -> RuleSet {
-    let mut r = RuleSet {
-        name: "queue-test".into(),
-        rounds: 1,
-        hands_per_round: 1,
-        ..RuleSet::default()
-    };
-    r.time.first_discard_secs = 1;
-    r.time.discard_secs = 1;
-    r.time.claim_secs = 1;
-    r
-}
+mod support;
+use support::online::{TestServer, short_rules};
 
 fn start(lobby_ms: u64) -> TestServer {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
     let online = OnlineConfig {
-        rules: Some(short_rules()),
+        rules: Some(short_rules("queue-test", 1)),
         contribute_ms: 1_000,
         ready_ms: 1_000,
         lobby_ms,
         linger_ms: 1_000,
         ..OnlineConfig::default()
     };
-    let mut config = Config {
-        online,
-        ..Config::default()
-    };
-    let many = Limit {
-        burst: 1000.0,
-        per_sec: 1000.0,
-    };
-    config.limits.challenge_per_ip = many;
-    config.limits.login_per_ip = many;
-    config.limits.login_per_key = many;
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let state = Shared::new(store, config).unwrap();
-    let url = rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(tongcheng_server::serve(
-            listener,
-            state,
-            std::future::pending(),
-        ));
-        url
-    });
-    TestServer { url, _rt: rt }
+    support::online::start(online)
 }
 
 fn login(url: &str) -> String {
-    let id = Identity::generate().unwrap();
-    HttpApi::new(url)
-        .unwrap()
-        .login(&id, "test", None)
-        .unwrap()
-        .token
+    support::online::login(url).0
 }
 
 fn connect(url: &str, token: &str, table: &str) -> Result<OnlineSession, String> {

@@ -1,6 +1,8 @@
 //! Shared by the server's tests: hands, forged records, PostgreSQL schemas, login helpers.
 #![allow(dead_code)]
 
+pub mod online;
+
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Value, json};
 use tongcheng_core::record::{HandRecord, RecordId, hex};
