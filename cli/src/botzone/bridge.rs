@@ -8,7 +8,7 @@
 //! late, answers what is not legal, cannot be read or dies is reported, and its seat plays
 //! the decision's timeout action, so the match always finishes.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -350,9 +350,18 @@ impl BotzoneSeat {
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
+            let mut out = BufReader::new(stdout);
+            loop {
+                let mut l = String::new();
+                // A line past the cap or an end of output ends the program's answers.
+                match super::read_line_capped(&mut out, &mut l) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if tx
+                    .send(l.trim_end_matches(['\r', '\n']).to_string())
+                    .is_err()
+                {
                     break;
                 }
             }

@@ -13,7 +13,7 @@ pub mod bridge;
 pub mod rebuild;
 pub mod wire;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use serde_json::{Value, json};
 use tongcheng_core::bot::{Bot, Level, LevelBot};
@@ -24,6 +24,21 @@ use tongcheng_core::seat::Seat;
 use bridge::Form;
 use rebuild::rebuild;
 use wire::{Request, Response};
+
+/// The longest line read from a judge or a program: a whole hand's history in JSON is a few
+/// kilobytes, so a line past this is not one, and is refused before it is held in memory.
+pub const MAX_LINE: u64 = 1 << 20;
+
+/// `read_line` with [`MAX_LINE`]: a longer line is an error, not an allocation.
+pub fn read_line_capped(input: &mut impl BufRead, line: &mut String) -> io::Result<usize> {
+    let n = input.by_ref().take(MAX_LINE).read_line(line)?;
+    if n as u64 == MAX_LINE && !line.ends_with('\n') {
+        return Err(io::Error::other(format!(
+            "a line longer than {MAX_LINE} bytes"
+        )));
+    }
+    Ok(n)
+}
 
 /// What a bot prints to stay running between turns.
 pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
@@ -79,7 +94,7 @@ pub fn run(args: Args) -> io::Result<()> {
         out.flush()?;
         // Next turn: just the new request (a full history is taken too).
         let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        if read_line_capped(&mut input, &mut line)? == 0 {
             return Ok(());
         }
         let line = line.trim();
@@ -107,7 +122,7 @@ fn read_history(input: &mut impl BufRead) -> io::Result<Option<(History, Form)>>
     let mut first = String::new();
     loop {
         first.clear();
-        if input.read_line(&mut first)? == 0 {
+        if read_line_capped(input, &mut first)? == 0 {
             return Ok(None);
         }
         if !first.trim().is_empty() {
@@ -131,7 +146,7 @@ fn read_history(input: &mut impl BufRead) -> io::Result<Option<(History, Form)>>
     let mut lines = Vec::with_capacity(2 * n - 1);
     for _ in 0..2 * n - 1 {
         let mut l = String::new();
-        if input.read_line(&mut l)? == 0 {
+        if read_line_capped(input, &mut l)? == 0 {
             return Err(io::Error::other("the input ended before all its turns"));
         }
         lines.push(l.trim().to_string());
@@ -370,6 +385,18 @@ mod tests {
         for bad in ["{", "{\"requests\":3}", "0\n", "x\n", "2\n0 0 0\n"] {
             assert!(read_history(&mut bad.as_bytes()).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_line_past_the_cap_is_refused() {
+        let long = format!("{{\"requests\":[\"{}\"]}}\n", "x".repeat(MAX_LINE as usize));
+        let e = read_history(&mut long.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("longer than"), "{e}");
+        let mut line = String::new();
+        assert_eq!(
+            read_line_capped(&mut "PASS\n".as_bytes(), &mut line).unwrap(),
+            5
+        );
     }
 
     #[test]
