@@ -1,0 +1,71 @@
+//! An in-process server for the online tests (tables, queue, rooms): real HTTP and WebSocket
+//! on 127.0.0.1:0, in-memory SQLite, login limits opened up so tests can make many accounts.
+
+use std::sync::Arc;
+
+use tongcheng_client::{HttpApi, Identity};
+use tongcheng_core::rules::RuleSet;
+use tongcheng_server::play::OnlineConfig;
+use tongcheng_server::ratelimit::Limit;
+use tongcheng_server::store::sqlite::SqliteStore;
+use tongcheng_server::{Config, Shared};
+
+/// A server on its own runtime thread.
+pub struct TestServer {
+    pub url: String,
+    _rt: tokio::runtime::Runtime,
+}
+
+/// One round of `hands` hands with 1 s limits: a short match.
+pub fn short_rules(name: &str, hands: u8) -> RuleSet {
+    let mut r = RuleSet {
+        name: name.into(),
+        rounds: 1,
+        hands_per_round: hands,
+        ..RuleSet::default()
+    };
+    r.time.first_discard_secs = 1;
+    r.time.discard_secs = 1;
+    r.time.claim_secs = 1;
+    r
+}
+
+pub fn start(online: OnlineConfig) -> TestServer {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut config = Config {
+        online,
+        ..Config::default()
+    };
+    let many = Limit {
+        burst: 1000.0,
+        per_sec: 1000.0,
+    };
+    config.limits.challenge_per_ip = many;
+    config.limits.login_per_ip = many;
+    config.limits.login_per_key = many;
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let state = Shared::new(store, config).unwrap();
+    let url = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(tongcheng_server::serve(
+            listener,
+            state,
+            std::future::pending(),
+        ));
+        url
+    });
+    TestServer { url, _rt: rt }
+}
+
+/// A new account's session token, and its device key.
+pub fn login(url: &str) -> (String, Identity) {
+    let id = Identity::generate().unwrap();
+    let mut api = HttpApi::new(url).unwrap();
+    let r = api.login(&id, "test", None).unwrap();
+    (r.token, id)
+}
