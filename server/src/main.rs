@@ -28,6 +28,15 @@ struct Cli {
     /// Rule-set presets whose records are accepted, comma-separated (default: every preset).
     #[arg(long, value_delimiter = ',')]
     rules: Option<Vec<String>>,
+    /// Matchmaking: milliseconds the longest waiter waits before bots take the empty seats.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    bot_fill_ms: u64,
+    /// Online tables: milliseconds between hands unless every person is ready sooner.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    ready_ms: u64,
+    /// Online tables: the most tables this node runs at once.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_tables: usize,
 }
 
 #[derive(Subcommand)]
@@ -56,7 +65,16 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Bench(args)) => bench::run(&args).map(|v| println!("{v}")),
-        None => run(cli.listen, cli.database, cli.rules),
+        None => {
+            let mut config = Config::default();
+            if let Some(r) = cli.rules {
+                config.accepted_rules = r;
+            }
+            config.online.queue.bot_fill_ms = cli.bot_fill_ms;
+            config.online.ready_ms = cli.ready_ms;
+            config.online.max_tables = cli.max_tables;
+            run(cli.listen, cli.database, config)
+        }
     };
     if let Err(e) = result {
         eprintln!("tongcheng-server: {e}");
@@ -64,13 +82,9 @@ fn main() {
     }
 }
 
-fn run(listen: String, database: Option<String>, rules: Option<Vec<String>>) -> Result<(), String> {
+fn run(listen: String, database: Option<String>, config: Config) -> Result<(), String> {
     let database = database.map_or_else(default_database, Ok)?;
     let store = store::open(&database).map_err(|e| e.to_string())?;
-    let mut config = Config::default();
-    if let Some(r) = rules {
-        config.accepted_rules = r;
-    }
     let state = Shared::new(store, config)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
