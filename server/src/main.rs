@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use tongcheng_server::{Config, Shared, bench, store};
+use tongcheng_server::{Config, Shared, bench, loadtest, store};
 
 #[derive(Parser)]
 #[command(
@@ -34,6 +34,12 @@ struct Cli {
     /// Online tables: milliseconds between hands unless every person is ready sooner.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     ready_ms: u64,
+    /// Online tables: every match is this many hands (one round) instead of its preset's.
+    #[arg(long, value_name = "N")]
+    match_hands: Option<u8>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Online tables: the most tables this node runs at once.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max_tables: usize,
@@ -44,6 +50,9 @@ enum Command {
     /// Records verified per second on one core, and a sync of 1,000 hands over loopback;
     /// prints one JSON line.
     Bench(bench::Args),
+    /// Many players on loopback: log in, queue, play at a human pace; prints one JSON report
+    /// (players, tables, actions per second, action-to-event latency, errors, server memory).
+    Loadtest(loadtest::Args),
 }
 
 fn default_database() -> Result<String, String> {
@@ -65,6 +74,10 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Bench(args)) => bench::run(&args).map(|v| println!("{v}")),
+        Some(Command::Loadtest(args)) => loadtest::run(&args).and_then(|r| {
+            println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            Ok(())
+        }),
         None => {
             let mut config = Config::default();
             if let Some(r) = cli.rules {
@@ -73,7 +86,8 @@ fn main() {
             config.online.queue.bot_fill_ms = cli.bot_fill_ms;
             config.online.ready_ms = cli.ready_ms;
             config.online.max_tables = cli.max_tables;
-            run(cli.listen, cli.database, config)
+            config.online.match_hands = cli.match_hands;
+            run(cli.listen, cli.database, config, cli.threads)
         }
     };
     if let Err(e) = result {
@@ -82,14 +96,20 @@ fn main() {
     }
 }
 
-fn run(listen: String, database: Option<String>, config: Config) -> Result<(), String> {
+fn run(
+    listen: String,
+    database: Option<String>,
+    config: Config,
+    threads: Option<usize>,
+) -> Result<(), String> {
     let database = database.map_or_else(default_database, Ok)?;
     let store = store::open(&database).map_err(|e| e.to_string())?;
     let state = Shared::new(store, config)?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        rt.worker_threads(n.max(1));
+    }
+    let rt = rt.enable_all().build().map_err(|e| e.to_string())?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&listen)
             .await

@@ -168,8 +168,29 @@ pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> R
 
 /// `GET /metrics`.
 pub async fn serve(State(state): State<AppState>) -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        state.metrics.render(),
-    )
+    let mut text = state.metrics.render();
+    let gauges: [(&str, &str, usize); 3] = [
+        (
+            "tongcheng_online_tables",
+            "Online tables running on this node.",
+            state.lobby.tables(),
+        ),
+        (
+            "tongcheng_online_connections",
+            "Open table connections (WebSockets) on this node.",
+            state.lobby.connections(),
+        ),
+        (
+            "tongcheng_queue_waiting",
+            "Players waiting in this node's matchmaking queues.",
+            state.lobby.waiting(),
+        ),
+    ];
+    for (name, help, v) in gauges {
+        let _ = writeln!(
+            text,
+            "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}"
+        );
+    }
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }

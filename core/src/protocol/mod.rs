@@ -166,6 +166,13 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
     },
+    /// Decision `id`, answered or timed out since it was sent. Resent frames (a reconnect)
+    /// carry this in its place: the stream stays gap-free without the server keeping, and
+    /// resending, a view nobody can act on any more.
+    Expired {
+        seq: u64,
+        id: u64,
+    },
     /// The seat went on auto-play (托管) or came back from it.
     AutoPlay {
         seq: u64,
@@ -193,6 +200,7 @@ impl ServerMsg {
             ServerMsg::Commit { seq, .. }
             | ServerMsg::Event { seq, .. }
             | ServerMsg::Decision { seq, .. }
+            | ServerMsg::Expired { seq, .. }
             | ServerMsg::AutoPlay { seq, .. }
             | ServerMsg::MatchEnd { seq, .. } => Some(*seq),
             ServerMsg::HandEnd(h) => Some(h.seq),

@@ -41,6 +41,9 @@ pub struct OnlineConfig {
     /// Every new table plays these rules instead of a preset (tests: short matches, short
     /// timers). `None`: the preset a join names, if the server accepts it, else `guobiao`.
     pub rules: Option<RuleSet>,
+    /// Every new table plays this many hands (one round), whatever its preset says: quick
+    /// matches for events, and for load runs that must see matches end. `None`: the preset's.
+    pub match_hands: Option<u8>,
     /// Time for people to send their wall contributions.
     pub contribute_ms: u64,
     /// Pause between hands unless every person says ready sooner.
@@ -70,6 +73,7 @@ impl Default for OnlineConfig {
     fn default() -> OnlineConfig {
         OnlineConfig {
             rules: None,
+            match_hands: None,
             contribute_ms: 3_000,
             ready_ms: 10_000,
             lobby_ms: 120_000,
@@ -94,6 +98,8 @@ type Queues = HashMap<(String, bool), Queue<oneshot::Sender<Seated>>>;
 pub struct Lobby {
     tables: Arc<Mutex<Tables>>,
     next_conn: AtomicU64,
+    /// Open `GET /v1/play` connections (a gauge for `/metrics` and load runs).
+    open_conns: AtomicU64,
     queues: Mutex<Queues>,
     rooms: Mutex<rooms::Rooms>,
 }
@@ -102,12 +108,45 @@ impl Lobby {
     pub fn tables(&self) -> usize {
         self.tables.lock().map(|t| t.len()).unwrap_or(0)
     }
+
+    pub fn connections(&self) -> usize {
+        self.open_conns.load(Ordering::Relaxed) as usize
+    }
+
+    /// Players waiting in every queue.
+    pub fn waiting(&self) -> usize {
+        self.queues
+            .lock()
+            .map(|q| q.values().map(Queue::len).sum())
+            .unwrap_or(0)
+    }
+}
+
+/// Counts an open connection while it lives.
+struct OpenConn<'a>(&'a AtomicU64);
+
+impl<'a> OpenConn<'a> {
+    fn new(n: &'a AtomicU64) -> OpenConn<'a> {
+        n.fetch_add(1, Ordering::Relaxed);
+        OpenConn(n)
+    }
+}
+
+impl Drop for OpenConn<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// `GET /v1/play`: a session token is needed before the upgrade.
 pub async fn play(State(state): State<AppState>, auth: Authed, ws: WebSocketUpgrade) -> Response {
+    // Client messages are small (bounded by MAX_CLIENT_MESSAGE) and every server frame is
+    // flushed as it is sent, so small buffers do: tungstenite's 128 KiB defaults, reserved
+    // per connection, would dominate a node's memory at ten thousand players.
     ws.max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
+        .read_buffer_size(MAX_CLIENT_MESSAGE)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| connection(socket, state, auth))
 }
 
@@ -140,6 +179,7 @@ impl Bucket {
 const MAX_REFUSED: u32 = 100;
 
 async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
+    let _open = OpenConn::new(&state.lobby.open_conns);
     let online = state.config.online.clone();
     let (mut sink, mut stream) = socket.split();
     let (out, mut out_rx) = mpsc::channel::<String>(4096);
@@ -303,9 +343,9 @@ pub(crate) fn rules_for(
     state: &AppState,
     name: Option<String>,
 ) -> Result<RuleSet, (ErrorCode, String)> {
-    match (&state.config.online.rules, name) {
-        (Some(r), _) => Ok(r.clone()),
-        (None, None) => Ok(RuleSet::default()),
+    let mut rules = match (&state.config.online.rules, name) {
+        (Some(r), _) => return Ok(r.clone()),
+        (None, None) => RuleSet::default(),
         (None, Some(name)) => {
             if !state.config.accepted_rules.contains(&name) {
                 return Err((
@@ -314,9 +354,14 @@ pub(crate) fn rules_for(
                 ));
             }
             RuleSet::preset(&name)
-                .ok_or_else(|| (ErrorCode::RulesNotAccepted, "no such preset".to_string()))
+                .ok_or_else(|| (ErrorCode::RulesNotAccepted, "no such preset".to_string()))?
         }
+    };
+    if let Some(hands) = state.config.online.match_hands {
+        rules.rounds = 1;
+        rules.hands_per_round = hands.max(1);
     }
+    Ok(rules)
 }
 
 /// Starts a table's task under `id` in the lobby (whose lock the caller holds); it leaves

@@ -66,6 +66,8 @@ struct Slot {
     conn: Option<(u64, mpsc::Sender<String>)>,
     /// Every stream frame sent this match, as sent; `seq` is the index + 1.
     outbox: Vec<String>,
+    /// Where in `outbox` the last decision sent is, while it may still be answered.
+    open_decision: Option<(usize, u64)>,
     auto: bool,
     timeouts: u32,
     bank_ms: u64,
@@ -105,7 +107,24 @@ impl Slot {
             return;
         }
         let seq = self.outbox.len() as u64 + 1;
-        let text = make(seq).to_json();
+        let msg = make(seq);
+        // Whatever follows a decision (but its seat's auto-play notice) ends it: the resend
+        // copy shrinks to an `Expired` frame. A decision's view is most of a stream's bytes,
+        // and a table keeps each person's stream for the whole match.
+        if !matches!(msg, ServerMsg::AutoPlay { .. })
+            && let Some((i, id)) = self.open_decision.take()
+            && let Some(kept) = self.outbox.get_mut(i)
+        {
+            *kept = ServerMsg::Expired {
+                seq: i as u64 + 1,
+                id,
+            }
+            .to_json();
+        }
+        if let ServerMsg::Decision { id, .. } = &msg {
+            self.open_decision = Some((self.outbox.len(), *id));
+        }
+        let text = msg.to_json();
         self.outbox.push(text.clone());
         self.send(text);
     }
@@ -180,6 +199,7 @@ impl TableTask {
                 name: format!("bot {p}"),
                 conn: None,
                 outbox: Vec::new(),
+                open_decision: None,
                 auto: false,
                 timeouts: 0,
                 bank_ms: u64::from(rules.time.bank_secs) * 1000,
