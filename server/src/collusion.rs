@@ -627,9 +627,17 @@ mod tests {
         r
     }
 
-    /// One hand played by Normal bots, except that `feeder` (if any) discards whatever
-    /// `partner` can win on, and the partner always wins when he may.
-    fn play(i: u64, feeder: Option<(usize, usize)>) -> HandRecord {
+    /// How the scripted colluders at seats (a, b) play; everyone else is a Normal bot.
+    #[derive(Clone, Copy)]
+    enum Script {
+        Honest,
+        /// `a` discards whatever `b` can win on, and `b` always wins when he may.
+        Feed(usize, usize),
+        /// `a` passes every claim on `b`'s discards (soft play), wins included.
+        Soft(usize, usize),
+    }
+
+    fn play(i: u64, script: Script) -> HandRecord {
         let setup = HandSetup {
             rules: easy_rules(),
             seed: Seed::from_u64(1000 + i),
@@ -646,17 +654,28 @@ mod tests {
             let view = g.view(seat);
             let legal = view.decision.as_ref().unwrap().legal.clone();
             let mut a = bots[s].choose(&view);
-            if let Some((f, p)) = feeder {
-                if s == f
-                    && let Some(&fed) = legal.iter().find(|x| match x {
-                        Action::Discard(t) => winners_on(&g, seat, *t)[p],
-                        _ => false,
-                    })
-                {
-                    a = fed;
+            match script {
+                Script::Honest => {}
+                Script::Feed(f, p) => {
+                    if s == f
+                        && let Some(&fed) = legal.iter().find(|x| match x {
+                            Action::Discard(t) => winners_on(&g, seat, *t)[p],
+                            _ => false,
+                        })
+                    {
+                        a = fed;
+                    }
+                    if s == p && legal.contains(&Action::Win) {
+                        a = Action::Win;
+                    }
                 }
-                if s == p && legal.contains(&Action::Win) {
-                    a = Action::Win;
+                Script::Soft(f, p) => {
+                    if s == f
+                        && view.claim.is_some_and(|(d, _)| d.index() == p)
+                        && legal.contains(&Action::Pass)
+                    {
+                        a = Action::Pass;
+                    }
                 }
             }
             g.apply(seat, a).unwrap();
@@ -671,7 +690,7 @@ mod tests {
         let honest: Vec<RankedRecord> = (0..60)
             .map(|i| RankedRecord {
                 accounts: people,
-                record: play(i, None),
+                record: play(i, Script::Honest),
             })
             .collect();
         let r = report(&honest, &t);
@@ -689,7 +708,7 @@ mod tests {
         let colluding: Vec<RankedRecord> = (0..60)
             .map(|i| RankedRecord {
                 accounts: people,
-                record: play(i, Some((0, 1))),
+                record: play(i, Script::Feed(0, 1)),
             })
             .collect();
         let r = report(&colluding, &t);
@@ -701,15 +720,33 @@ mod tests {
         // Bots' seats are no accounts: a hand with one person has no pair.
         let alone = RankedRecord {
             accounts: [Some(11), None, None, None],
-            record: play(0, None),
+            record: play(0, Script::Honest),
         };
         let r = report([&alone], &Thresholds { min_hands: 1, ..t });
         assert_eq!((r.hands, r.pairs.len()), (1, 0));
     }
 
     #[test]
+    fn a_player_who_never_claims_on_one_partners_discards_is_flagged() {
+        let people = [Some(21), Some(22), Some(23), Some(24)];
+        // Seat 2's account lets seat 3's discards go, however much they would help him.
+        let hands: Vec<RankedRecord> = (0..60)
+            .map(|i| RankedRecord {
+                accounts: people,
+                record: play(i, Script::Soft(2, 3)),
+            })
+            .collect();
+        let r = report(&hands, &Thresholds::default());
+        let flagged: Vec<(i64, i64)> = r.flagged().map(|p| (p.account, p.partner)).collect();
+        assert_eq!(flagged, [(23, 24)], "{:#?}", r.pairs);
+        let soft = &r.pairs[0];
+        assert_eq!(soft.flagged_by, ["passed_claims"]);
+        assert_eq!(soft.passed_claims.observed, soft.passed_claims.trials);
+    }
+
+    #[test]
     fn a_record_that_does_not_replay_is_counted_and_left_out() {
-        let mut bad = play(1, None);
+        let mut bad = play(1, Script::Honest);
         bad.actions.truncate(3);
         let hands = [RankedRecord {
             accounts: [Some(1), Some(2), None, None],
