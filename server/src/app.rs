@@ -33,6 +33,8 @@ pub struct Config {
     pub limits: LimitConfig,
     /// Online tables: timers of the table host, abuse limits.
     pub online: OnlineConfig,
+    /// The bearer token of the admin endpoints; `None`: they are refused (403).
+    pub admin_token: Option<String>,
 }
 
 impl Default for Config {
@@ -50,6 +52,7 @@ impl Default for Config {
             body_limit: 4 << 20,
             limits: LimitConfig::default(),
             online: OnlineConfig::default(),
+            admin_token: None,
         }
     }
 }
@@ -105,6 +108,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/rooms", post(crate::play::rooms::create))
         .route("/v1/rooms/{code}", get(crate::play::rooms::show))
         .route("/v1/rooms/{code}/join", post(crate::play::rooms::join))
+        .route("/v1/admin/collusion", get(routes::admin::collusion))
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(DefaultBodyLimit::max(state.config.body_limit))

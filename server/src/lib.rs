@@ -9,7 +9,8 @@
 //! By concern: `app` (state and router), `routes` (one file per group of endpoints), `store`
 //! (the trait, its backends and their migrations), `auth` (signatures, tokens, codes),
 //! `ratelimit`, `metrics`, `openapi`, `error` (the JSON error shape), `bench`, `loadtest`
-//! (many players on loopback).
+//! (many players on loopback), `collusion` (the report over ranked history behind the admin
+//! endpoint).
 
 // Request and response bodies, handler state and stores: Debug would add nothing but the
 // risk of printing tokens, so the workspace lint is relaxed for this crate.
@@ -19,6 +20,7 @@
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod collusion;
 pub mod error;
 pub mod loadtest;
 pub mod metrics;

@@ -43,6 +43,10 @@ struct Cli {
     /// Online tables: the most tables this node runs at once.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     max_tables: usize,
+    /// Bearer token of the admin endpoints (the collusion report); else
+    /// $TONGCHENG_ADMIN_TOKEN; neither: those endpoints are refused.
+    #[arg(long, value_name = "TOKEN")]
+    admin_token: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -87,6 +91,10 @@ fn main() {
             config.online.ready_ms = cli.ready_ms;
             config.online.max_tables = cli.max_tables;
             config.online.match_hands = cli.match_hands;
+            config.admin_token = cli
+                .admin_token
+                .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
+                .filter(|t| !t.is_empty());
             run(cli.listen, cli.database, config, cli.threads)
         }
     };

@@ -3,7 +3,9 @@
 mod support;
 
 use support::PgSchema;
-use tongcheng_server::store::{self, LoginOutcome, NewRecord, Store, StoreError, StoredRating};
+use tongcheng_server::store::{
+    self, LoginOutcome, NewRecord, RankedHand, Store, StoreError, StoredRating,
+};
 
 fn rec(id: char, n: usize) -> NewRecord {
     NewRecord {
@@ -195,6 +197,44 @@ fn suite(s: &dyn Store) {
         .is_err()
     );
     assert_eq!(s.rating(c.account_id, "hangzhou").unwrap(), None);
+
+    // Ranked history: kept once per table and hand, read by rule set in order, in pages.
+    let hand = |table: &str, n: usize, rules: &str, accounts| RankedHand {
+        table_id: table.into(),
+        record_id: rec('r', n).record_id,
+        rules: rules.into(),
+        accounts,
+        played_at: now + n as i64,
+        json: format!("{{\"hand\":{n}}}"),
+    };
+    let (ia, ic) = (Some(a.account_id), Some(c.account_id));
+    let kept = [
+        hand("t1", 1, "guobiao", [ia, None, ic, None]),
+        hand("t1", 2, "guobiao", [None, ic, None, ia]),
+        hand("t2", 1, "hangzhou", [ia, ic, None, None]),
+        hand("t2", 3, "guobiao", [None, None, None, ic]),
+    ];
+    for h in &kept {
+        assert!(s.put_ranked_hand(h).unwrap());
+    }
+    assert!(!s.put_ranked_hand(&kept[0]).unwrap(), "kept twice");
+    // An unknown account is refused and nothing is kept.
+    assert!(
+        s.put_ranked_hand(&hand("t3", 4, "guobiao", [Some(999_999), None, None, None]))
+            .is_err()
+    );
+    let page = s.ranked_hands("guobiao", 0, 2).unwrap();
+    assert_eq!(
+        page.iter().map(|(_, h)| h.clone()).collect::<Vec<_>>(),
+        [kept[0].clone(), kept[1].clone()]
+    );
+    let rest = s.ranked_hands("guobiao", page[1].0, 10).unwrap();
+    assert_eq!(
+        rest.into_iter().map(|(_, h)| h).collect::<Vec<_>>(),
+        [kept[3].clone()]
+    );
+    assert_eq!(s.ranked_hands("hangzhou", 0, 10).unwrap().len(), 1);
+    assert!(s.ranked_hands("nope", 0, 10).unwrap().is_empty());
 }
 
 #[test]

@@ -26,7 +26,7 @@ use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
 use super::OnlineConfig;
-use crate::store::{NewRecord, Store};
+use crate::store::{NewRecord, RankedHand, Store};
 
 /// What a connection asks of its table.
 pub enum Cmd {
@@ -814,6 +814,15 @@ impl TableTask {
                 }))
             });
         }
+        // Ranked history for the collusion report: the account in each of the record's seats.
+        let ranked = self.ranked.then(|| RankedHand {
+            table_id: self.id.clone(),
+            record_id: record.id.to_string(),
+            rules: record.setup.rules.name.clone(),
+            accounts: std::array::from_fn(|seat| self.slots[by_seat[seat]].account),
+            played_at: crate::now(),
+            json: json.clone(),
+        });
         // Stored off the table's task: a slow disk must not hold up the next hand.
         let store = self.store.clone();
         let table = self.id.clone();
@@ -822,6 +831,11 @@ impl TableTask {
                 if let Err(e) = store.store_records(account, device, &[r], crate::now()) {
                     eprintln!("table {table}: storing a hand for account {account}: {e}");
                 }
+            }
+            if let Some(h) = ranked
+                && let Err(e) = store.put_ranked_hand(&h)
+            {
+                eprintln!("table {table}: keeping a ranked hand: {e}");
             }
         });
         if more {

@@ -2,6 +2,7 @@
 //! codes), `devices`, `sync` (upload and pull). Shared here: extractors for the client's
 //! address and the session, and running blocking work off the async threads.
 
+pub mod admin;
 pub mod auth;
 pub mod devices;
 pub mod sync;
@@ -39,6 +40,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/rooms"),
     ("get", "/v1/rooms/{code}"),
     ("post", "/v1/rooms/{code}/join"),
+    ("get", "/v1/admin/collusion"),
 ];
 
 /// `GET /healthz`.

@@ -62,6 +62,22 @@ pub const SQLITE: &[&str] = &[
         updated_at INTEGER NOT NULL,
         PRIMARY KEY (account_id, rules)
      );",
+    // v3: ranked history for the collusion report (see `crate::collusion`): each hand a
+    // ranked table finished, with the account in each of the record's seats (NULL: a bot).
+    "CREATE TABLE ranked_hands (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        seat0 INTEGER REFERENCES accounts (id),
+        seat1 INTEGER REFERENCES accounts (id),
+        seat2 INTEGER REFERENCES accounts (id),
+        seat3 INTEGER REFERENCES accounts (id),
+        played_at INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        UNIQUE (table_id, record_id)
+     );
+     CREATE INDEX ranked_hands_rules ON ranked_hands (rules, seq);",
 ];
 
 /// PostgreSQL steps (same meaning as [`SQLITE`]).
@@ -121,6 +137,21 @@ pub const POSTGRES: &[&str] = &[
         updated_at BIGINT NOT NULL,
         PRIMARY KEY (account_id, rules)
      );",
+    // v3
+    "CREATE TABLE ranked_hands (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        seat0 BIGINT REFERENCES accounts (id),
+        seat1 BIGINT REFERENCES accounts (id),
+        seat2 BIGINT REFERENCES accounts (id),
+        seat3 BIGINT REFERENCES accounts (id),
+        played_at BIGINT NOT NULL,
+        record TEXT NOT NULL,
+        UNIQUE (table_id, record_id)
+     );
+     CREATE INDEX ranked_hands_rules ON ranked_hands (rules, seq);",
 ];
 
 /// The schema version this build writes.

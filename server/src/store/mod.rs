@@ -113,6 +113,19 @@ pub struct StoredRating {
     pub games: i64,
 }
 
+/// A hand a ranked table finished, kept for the collusion report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedHand {
+    pub table_id: String,
+    pub record_id: String,
+    pub rules: String,
+    /// The account in each of the record's seats (not the table's slots); `None` for a bot.
+    pub accounts: [Option<i64>; 4],
+    pub played_at: i64,
+    /// The record as the core writes it.
+    pub json: String,
+}
+
 /// The server's persistent state. All times are unix seconds passed in by the caller.
 pub trait Store: Send + Sync {
     /// "sqlite" or "postgres".
@@ -188,6 +201,18 @@ pub trait Store: Send + Sync {
     fn ratings(&self, account_id: i64) -> Result<Vec<StoredRating>>;
     /// Writes the ratings of one rated match in one transaction (all or none move).
     fn put_ratings(&self, ratings: &[StoredRating], now: i64) -> Result<()>;
+
+    /// Keeps a ranked hand for the collusion report; false if this table's hand was already
+    /// kept (storing it twice changes nothing).
+    fn put_ranked_hand(&self, hand: &RankedHand) -> Result<bool>;
+    /// Ranked hands of `rules` with sequence numbers above `after_seq`, in order, with their
+    /// sequence numbers (the cursor of the next page).
+    fn ranked_hands(
+        &self,
+        rules: &str,
+        after_seq: i64,
+        limit: u32,
+    ) -> Result<Vec<(i64, RankedHand)>>;
 }
 
 /// Opens the store a `--database` value names: `sqlite:PATH` (or a bare path) or

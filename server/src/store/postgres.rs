@@ -11,8 +11,8 @@ use std::sync::{Condvar, Mutex};
 use postgres::{Client, Config, NoTls, Row};
 
 use super::{
-    Account, Device, LoginOutcome, NewRecord, Result, Session, Store, StoreError, StoredRating,
-    StoredRecord, migrations,
+    Account, Device, LoginOutcome, NewRecord, RankedHand, Result, Session, Store, StoreError,
+    StoredRating, StoredRecord, migrations,
 };
 
 impl From<postgres::Error> for StoreError {
@@ -530,6 +530,59 @@ impl Store for PgStore {
             }
             tx.commit()?;
             Ok(())
+        })
+    }
+
+    fn put_ranked_hand(&self, h: &RankedHand) -> Result<bool> {
+        self.with(|c| {
+            let n = c.execute(
+                "INSERT INTO ranked_hands (table_id, record_id, rules, seat0, seat1, seat2, seat3,
+                     played_at, record)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                 ON CONFLICT (table_id, record_id) DO NOTHING",
+                &[
+                    &h.table_id,
+                    &h.record_id,
+                    &h.rules,
+                    &h.accounts[0],
+                    &h.accounts[1],
+                    &h.accounts[2],
+                    &h.accounts[3],
+                    &h.played_at,
+                    &h.json,
+                ],
+            )?;
+            Ok(n == 1)
+        })
+    }
+
+    fn ranked_hands(
+        &self,
+        rules: &str,
+        after_seq: i64,
+        limit: u32,
+    ) -> Result<Vec<(i64, RankedHand)>> {
+        self.with(|c| {
+            Ok(c.query(
+                "SELECT seq, table_id, record_id, seat0, seat1, seat2, seat3, played_at, record
+                 FROM ranked_hands WHERE rules = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                &[&rules, &after_seq, &i64::from(limit)],
+            )?
+            .iter()
+            .map(|r| {
+                (
+                    r.get(0),
+                    RankedHand {
+                        table_id: r.get(1),
+                        record_id: r.get(2),
+                        rules: rules.to_string(),
+                        accounts: [r.get(3), r.get(4), r.get(5), r.get(6)],
+                        played_at: r.get(7),
+                        json: r.get(8),
+                    },
+                )
+            })
+            .collect())
         })
     }
 }

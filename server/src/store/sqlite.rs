@@ -10,8 +10,8 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Account, Device, LoginOutcome, NewRecord, Result, Session, Store, StoreError, StoredRating,
-    StoredRecord, migrations,
+    Account, Device, LoginOutcome, NewRecord, RankedHand, Result, Session, Store, StoreError,
+    StoredRating, StoredRecord, migrations,
 };
 
 impl From<rusqlite::Error> for StoreError {
@@ -428,5 +428,57 @@ impl Store for SqliteStore {
         }
         tx.commit()?;
         Ok(())
+    }
+
+    fn put_ranked_hand(&self, h: &RankedHand) -> Result<bool> {
+        let n = self
+            .conn()
+            .prepare_cached(
+                "INSERT INTO ranked_hands (table_id, record_id, rules, seat0, seat1, seat2, seat3,
+                     played_at, record)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                 ON CONFLICT (table_id, record_id) DO NOTHING",
+            )?
+            .execute(params![
+                h.table_id,
+                h.record_id,
+                h.rules,
+                h.accounts[0],
+                h.accounts[1],
+                h.accounts[2],
+                h.accounts[3],
+                h.played_at,
+                h.json
+            ])?;
+        Ok(n == 1)
+    }
+
+    fn ranked_hands(
+        &self,
+        rules: &str,
+        after_seq: i64,
+        limit: u32,
+    ) -> Result<Vec<(i64, RankedHand)>> {
+        let c = self.conn();
+        let mut st = c.prepare_cached(
+            "SELECT seq, table_id, record_id, seat0, seat1, seat2, seat3, played_at, record
+             FROM ranked_hands WHERE rules = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+        )?;
+        let rows = st
+            .query_map(params![rules, after_seq, limit], |r| {
+                Ok((
+                    r.get(0)?,
+                    RankedHand {
+                        table_id: r.get(1)?,
+                        record_id: r.get(2)?,
+                        rules: rules.to_string(),
+                        accounts: [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?],
+                        played_at: r.get(7)?,
+                        json: r.get(8)?,
+                    },
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 }

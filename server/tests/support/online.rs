@@ -31,15 +31,19 @@ pub fn short_rules(name: &str, hands: u8) -> RuleSet {
 }
 
 pub fn start(online: OnlineConfig) -> TestServer {
+    start_with(Config {
+        online,
+        ..Config::default()
+    })
+}
+
+/// [`start`] with a whole configuration (the login limits are opened up all the same).
+pub fn start_with(mut config: Config) -> TestServer {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let mut config = Config {
-        online,
-        ..Config::default()
-    };
     let many = Limit {
         burst: 1000.0,
         per_sec: 1000.0,
