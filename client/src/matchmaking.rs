@@ -181,6 +181,8 @@ impl QueueWait {
                         _ = cancelled => None,
                     }
                 });
+                // Without waiting for a name lookup still under way on the blocking pool.
+                rt.shutdown_background();
                 mine.end(result.unwrap_or(Err(ClientError::Cancelled)));
             })
             .map_err(|e| ClientError::Network(format!("cannot start the queue's thread: {e}")))?;
