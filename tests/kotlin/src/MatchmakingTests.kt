@@ -125,8 +125,20 @@ fun matchmakingTests() {
                     check(q.choose(RuleChoice.HANGZHOU).rules.single { it.selected }.label == RuleChoice.GUOBIAO.title) {
                         "the rules stay fixed while waiting"
                     }
+                    Thread.sleep(300) // the server holds the place by now
                     ui = q.cancel()
                     check(!ui.waiting && ui.notice == "You left the queue." && q.takeTable() == null) { "left: $ui" }
+                    // The place is really given up: the next player is seated alone, not with
+                    // the one who left.
+                    val (o, _) = phone("next")
+                    o.use {
+                        QueuePresenter(o).use { next ->
+                            var nu = next.start()
+                            val until0 = System.currentTimeMillis() + 30_000
+                            while (nu.waiting && System.currentTimeMillis() < until0) nu = next.poll(200)
+                            check(nu.seated == "国标 Guobiao · casual · 1 person, 3 bots") { "the next player: $nu" }
+                        }
+                    }
 
                     ui = q.start()
                     val waited = mutableListOf<Long>()
