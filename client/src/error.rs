@@ -17,6 +17,13 @@ pub enum ClientError {
     /// The server's answer does not make sense (a different server, or a bug).
     #[error("unexpected answer from the server: {0}")]
     Protocol(String),
+    /// The caller's input cannot be sent as it is (a room code that is not 6 digits, a room
+    /// with 5 people); nothing was sent.
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+    /// The caller gave up waiting (a queue wait cancelled).
+    #[error("cancelled")]
+    Cancelled,
     #[error("device key: {0}")]
     Identity(String),
     #[error("session file: {0}")]

@@ -14,10 +14,12 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ClientError;
 use crate::identity::Identity;
+use crate::matchmaking::{QUEUE_POLL_LIMIT, QueueWait, check_room_code};
 use crate::sync::SyncTransport;
 use crate::wire::{
     AccountResponse, Challenge, DeviceInfo, Devices, ErrorBody, LinkCode, LoginRequest,
-    LoginResponse, PullResponse, UploadItem, UploadRequest, UploadResponse,
+    LoginResponse, PullResponse, Rating, Ratings, RoomInfo, RoomSettings, Seated, UploadItem,
+    UploadRequest, UploadResponse,
 };
 
 /// How hard to try before giving up.
@@ -252,6 +254,52 @@ impl HttpApi {
         self.send(|| self.request(Method::POST, "/v1/auth/logout"))
             .map(drop)
     }
+
+    /// Joins the queue of `rules` (a preset; the server's default when `None`), ranked or
+    /// casual, and returns at once: the wait goes on in the background until the server
+    /// seats the player (a long poll, held up to [`QUEUE_POLL_LIMIT`]), and may be cancelled.
+    /// Not retried: a new request is a new place at the back of the queue.
+    pub fn start_queue(&self, rules: Option<&str>, ranked: bool) -> Result<QueueWait, ClientError> {
+        QueueWait::start(
+            format!("{}/v1/queue", self.base),
+            self.token.clone(),
+            rules,
+            ranked,
+        )
+    }
+
+    /// Waits in the queue until seated: the table to join with an online session.
+    pub fn queue(&self, rules: Option<&str>, ranked: bool) -> Result<Seated, ClientError> {
+        let wait = self.start_queue(rules, ranked)?;
+        wait.wait(QUEUE_POLL_LIMIT + Duration::from_secs(10))
+            .unwrap_or_else(|| Err(ClientError::Network("the queue did not answer".into())))
+    }
+
+    /// The account's ratings, one per rule set it was rated in (none for a new account).
+    pub fn ratings(&self) -> Result<Vec<Rating>, ClientError> {
+        Ok(self
+            .json::<Ratings>(|| self.request(Method::GET, "/v1/ratings"))?
+            .ratings)
+    }
+
+    /// Makes a private room with these settings (checked first: bad ones are not sent); the
+    /// owner is admitted. The answer carries the 6-digit code to give to friends.
+    pub fn create_room(&self, settings: &RoomSettings) -> Result<RoomInfo, ClientError> {
+        settings.check()?;
+        self.post_json("/v1/rooms", settings)
+    }
+
+    /// A room this account was admitted to, as it is now (who joined, same-IP pairs).
+    pub fn room(&self, code: &str) -> Result<RoomInfo, ClientError> {
+        check_room_code(code)?;
+        self.json(|| self.request(Method::GET, &format!("/v1/rooms/{code}")))
+    }
+
+    /// Joins a friend's room by its code (joining again gives the same answer).
+    pub fn join_room(&self, code: &str) -> Result<RoomInfo, ClientError> {
+        check_room_code(code)?;
+        self.json(|| self.request(Method::POST, &format!("/v1/rooms/{code}/join")))
+    }
 }
 
 impl SyncTransport for HttpApi {
@@ -272,8 +320,12 @@ impl SyncTransport for HttpApi {
 }
 
 fn server_error(status: u16, resp: Response) -> ClientError {
-    let text = resp.text().unwrap_or_default();
-    match serde_json::from_str::<ErrorBody>(&text) {
+    server_error_text(status, &resp.text().unwrap_or_default())
+}
+
+/// The server's refusal from its status and body (its error code when the body has one).
+pub(crate) fn server_error_text(status: u16, text: &str) -> ClientError {
+    match serde_json::from_str::<ErrorBody>(text) {
         Ok(b) => ClientError::Server {
             status,
             code: b.error.code,
@@ -288,7 +340,7 @@ fn server_error(status: u16, resp: Response) -> ClientError {
 }
 
 /// A reqwest error with its causes (its Display alone is often just "error sending request").
-fn describe(e: &reqwest::Error) -> String {
+pub(crate) fn describe(e: &reqwest::Error) -> String {
     let mut s = e.to_string();
     let mut src = std::error::Error::source(e);
     while let Some(c) = src {
@@ -384,5 +436,228 @@ mod tests {
             });
         assert!(matches!(api.account(), Err(ClientError::Network(_))));
         assert!(HttpApi::new("ftp://x").is_err());
+    }
+
+    /// Like `canned`, and hands each request (head and body) to the test.
+    fn canned_seen(responses: Vec<String>) -> (String, std::sync::mpsc::Receiver<String>) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for r in responses {
+                let (mut s, _) = l.accept().unwrap();
+                let mut got = Vec::new();
+                let mut buf = [0u8; 4096];
+                let head_end = loop {
+                    if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+                        break i + 4;
+                    }
+                    let n = s.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break got.len();
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                };
+                let head = String::from_utf8_lossy(&got[..head_end]).to_lowercase();
+                let len = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                while got.len() < head_end + len {
+                    let n = s.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                }
+                let _ = tx.send(String::from_utf8_lossy(&got).into_owned());
+                let _ = s.write_all(r.as_bytes());
+            }
+        });
+        (url, rx)
+    }
+
+    fn logged_in(url: &str) -> HttpApi {
+        let mut api = HttpApi::new(url).unwrap().with_retry(RetryPolicy {
+            attempts: 1,
+            ..RetryPolicy::default()
+        });
+        api.set_token(Some("t0k".into()));
+        api
+    }
+
+    #[test]
+    fn ratings_are_read_with_tiers_and_provisional_status() {
+        let body = r#"{"ratings":[
+            {"rules":"guobiao","mu":27.5,"sigma":3.1,"conservative":18.2,"games":14,"provisional":false,"tier":"gold"},
+            {"rules":"hangzhou","mu":25.0,"sigma":8.3,"conservative":0.0,"games":2,"provisional":true,"tier":null}]}"#;
+        let (url, seen) = canned_seen(vec![
+            response("200 OK", "", body),
+            response("200 OK", "", r#"{"ratings":[]}"#),
+        ]);
+        let api = logged_in(&url);
+        let r = api.ratings().unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            (r[0].tier.as_deref(), r[0].games, r[0].provisional),
+            (Some("gold"), 14, false)
+        );
+        assert_eq!((r[1].tier.as_deref(), r[1].provisional), (None, true));
+        let req = seen.recv().unwrap();
+        assert!(req.starts_with("GET /v1/ratings "), "{req}");
+        assert!(
+            req.to_lowercase().contains("authorization: bearer t0k"),
+            "{req}"
+        );
+        assert!(api.ratings().unwrap().is_empty(), "a new account has none");
+    }
+
+    #[test]
+    fn a_room_is_made_joined_and_shown_with_same_ip_pairs() {
+        let made = r#"{"code":"042917","table":"ab12","people":2,"admitted":1,"same_ip":[]}"#;
+        let joined =
+            r#"{"code":"042917","table":"ab12","people":2,"admitted":2,"same_ip":[[7,9]]}"#;
+        let full =
+            r#"{"error":{"code":"room_full","message":"every invitation to this room is taken"}}"#;
+        let (url, seen) = canned_seen(vec![
+            response("200 OK", "", made),
+            response("200 OK", "", joined),
+            response("200 OK", "", joined),
+            response("409 Conflict", "", full),
+        ]);
+        let api = logged_in(&url);
+        let settings = RoomSettings {
+            rules: Some("guobiao".into()),
+            hands: Some(4),
+            discard_secs: Some(15),
+            people: 2,
+            bots: vec!["hard".into(), "easy".into()],
+            ..RoomSettings::default()
+        };
+        let room = api.create_room(&settings).unwrap();
+        assert_eq!(
+            (room.code.as_str(), room.people, room.admitted),
+            ("042917", 2, 1)
+        );
+        let req = seen.recv().unwrap();
+        assert!(req.starts_with("POST /v1/rooms "), "{req}");
+        let body: serde_json::Value =
+            serde_json::from_str(&req[req.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+        // Unset choices are left out (the server refuses unknown fields, and null is not a
+        // number of hands).
+        assert_eq!(
+            body,
+            serde_json::json!({"rules":"guobiao","hands":4,"discard_secs":15,"people":2,"bots":["hard","easy"]})
+        );
+        let j = api.join_room("042917").unwrap();
+        assert_eq!((j.admitted, j.same_ip.clone()), (2, vec![[7, 9]]));
+        assert!(
+            seen.recv()
+                .unwrap()
+                .starts_with("POST /v1/rooms/042917/join ")
+        );
+        assert_eq!(api.room("042917").unwrap(), j);
+        assert!(seen.recv().unwrap().starts_with("GET /v1/rooms/042917 "));
+        let e = api.join_room("042917").unwrap_err();
+        assert!(
+            matches!(&e, ClientError::Server { status: 409, code, .. } if code == "room_full"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_room_input_is_refused_without_a_request() {
+        // Nobody listens here: a request would be a network error, not an input error.
+        let api = logged_in("http://127.0.0.1:9");
+        for code in ["12345", "abcdef", "1/../x"] {
+            assert!(matches!(
+                api.join_room(code),
+                Err(ClientError::InvalidInput(_))
+            ));
+            assert!(matches!(api.room(code), Err(ClientError::InvalidInput(_))));
+        }
+        let five = RoomSettings {
+            people: 5,
+            ..RoomSettings::default()
+        };
+        assert!(matches!(
+            api.create_room(&five),
+            Err(ClientError::InvalidInput(_))
+        ));
+    }
+
+    #[test]
+    fn the_queue_answers_the_table_and_its_refusals_are_not_retried() {
+        let seated = r#"{"table":"t1","rules":"guobiao","ranked":false,"people":1,"bots":3}"#;
+        let timeout =
+            r#"{"error":{"code":"queue_timeout","message":"no table could be made in time"}}"#;
+        let (url, seen) = canned_seen(vec![
+            response("200 OK", "", seated),
+            response("503 Service Unavailable", "", timeout),
+        ]);
+        let api = logged_in(&url);
+        let s = api.queue(Some("guobiao"), false).unwrap();
+        assert_eq!(
+            (s.table.as_str(), s.people, s.bots, s.ranked),
+            ("t1", 1, 3, false)
+        );
+        let req = seen.recv().unwrap();
+        assert!(req.starts_with("POST /v1/queue "), "{req}");
+        assert!(
+            req.ends_with(r#"{"rules":"guobiao","ranked":false}"#),
+            "{req}"
+        );
+        assert!(
+            req.to_lowercase().contains("authorization: bearer t0k"),
+            "{req}"
+        );
+        // 503 is transient elsewhere, but a queue request again would be a new place.
+        let e = api.queue(None, true).unwrap_err();
+        assert!(
+            matches!(&e, ClientError::Server { status: 503, code, .. } if code == "queue_timeout"),
+            "{e}"
+        );
+        assert!(seen.recv().unwrap().ends_with(r#"{"ranked":true}"#));
+    }
+
+    #[test]
+    fn a_queue_wait_is_cancelled_by_closing_its_connection() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        let (tx, closed) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            // Never answers; reports when the client hangs up.
+            let mut buf = [0u8; 4096];
+            loop {
+                match s.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+            let _ = tx.send(());
+        });
+        let api = logged_in(&url);
+        let wait = api.start_queue(Some("guobiao"), false).unwrap();
+        assert!(
+            wait.wait(Duration::from_millis(300)).is_none(),
+            "still waiting"
+        );
+        assert!(!wait.is_finished());
+        assert!(wait.waited() >= Duration::from_millis(300));
+        assert!(wait.cancel(), "the wait was under way");
+        assert!(matches!(
+            wait.wait(Duration::from_secs(1)),
+            Some(Err(ClientError::Cancelled))
+        ));
+        assert!(
+            wait.wait(Duration::ZERO).is_none(),
+            "the outcome is handed over once"
+        );
+        assert!(!wait.cancel(), "already over");
+        closed
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the server saw the connection close");
     }
 }

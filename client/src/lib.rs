@@ -12,6 +12,7 @@
 //!   directly to Kotlin/Swift (which may bring their own transport);
 //! - [`online`]: the online session — a seat at a server-hosted table over a WebSocket,
 //!   checking every hand's wall;
+//! - [`matchmaking`]: the queue's cancellable long poll and the checks on room requests;
 //! - [`wire`]: the JSON types of the server's `/v1` API.
 
 #![forbid(unsafe_code)]
@@ -19,6 +20,7 @@
 pub mod error;
 pub mod http;
 pub mod identity;
+pub mod matchmaking;
 pub mod online;
 pub mod session;
 pub mod sync;
@@ -27,6 +29,7 @@ pub mod wire;
 pub use error::ClientError;
 pub use http::{HttpApi, RetryPolicy};
 pub use identity::Identity;
+pub use matchmaking::{QueueWait, check_room_code};
 pub use online::{OnlineOptions, OnlineSession, OnlineUpdate};
 pub use session::Session;
 pub use sync::{SyncOptions, SyncReport, SyncTransport, sync};

@@ -115,3 +115,79 @@ pub struct ErrorDetail {
     pub code: String,
     pub message: String,
 }
+
+/// `POST /v1/queue`'s body.
+#[derive(Debug, Serialize)]
+pub struct QueueRequest<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<&'a str>,
+    pub ranked: bool,
+}
+
+/// Where the queue seated the player: join `table` over the online session.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Seated {
+    pub table: String,
+    pub rules: String,
+    pub ranked: bool,
+    /// People seated, this player included (the other seats are bots).
+    pub people: u8,
+    pub bots: u8,
+}
+
+/// One rating as the server shows it (per rule set).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Rating {
+    pub rules: String,
+    pub mu: f64,
+    pub sigma: f64,
+    /// `mu - 3 sigma`: what tiers use.
+    pub conservative: f64,
+    pub games: i64,
+    pub provisional: bool,
+    /// `None` while provisional.
+    #[serde(default)]
+    pub tier: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Ratings {
+    pub ratings: Vec<Rating>,
+}
+
+/// What the owner of a private room picks (`POST /v1/rooms`). Absent fields keep the rule
+/// set's own values.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RoomSettings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// Hands in the match (dealer turns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hands: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_discard_secs: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discard_secs: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_secs: Option<u16>,
+    /// People invited, the owner included (1 to 4).
+    pub people: u8,
+    /// Bot levels for the other seats: exactly `4 - people` of them.
+    pub bots: Vec<String>,
+}
+
+/// A private room as its players see it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub struct RoomInfo {
+    /// The 6-digit code friends join by.
+    pub code: String,
+    /// The table to sit down at once admitted.
+    pub table: String,
+    /// People invited, the owner included.
+    pub people: u8,
+    /// People admitted so far.
+    pub admitted: u8,
+    /// Pairs of admitted accounts that joined from one IP address (a warning, 同IP提醒).
+    #[serde(default)]
+    pub same_ip: Vec<[i64; 2]>,
+}

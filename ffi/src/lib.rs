@@ -6,6 +6,8 @@
 //! - [`session::GameSession`]: a hand or a match against bots; `table()`, `act()`,
 //!   `advance()`, `hint()`, `result()`, `record_json()`, `next_hand()`.
 //! - [`history::HistoryStore`]: the local hand history (SQLite).
+//! - [`matchmaking`]: the queue (`OnlineClient.queue` → `QueueTicket`), private rooms by
+//!   code and ratings.
 //! - [`session::TableListener`]: the shells' callback for every change.
 //!
 //! Errors cross as one enum, [`TongchengError`]; a panic never crosses (UniFFI catches it
@@ -15,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod history;
+pub mod matchmaking;
 pub mod model;
 pub mod online;
 pub mod session;
@@ -24,7 +27,7 @@ uniffi::setup_scaffolding!();
 
 /// The one public error type at the boundary. Flat: each variant reaches Kotlin and Swift as
 /// its own exception type whose message is the text below.
-#[derive(Debug, thiserror::Error, uniffi::Error)]
+#[derive(Clone, Debug, thiserror::Error, uniffi::Error)]
 #[uniffi(flat_error)]
 pub enum TongchengError {
     /// The action is not legal now; nothing changed.
@@ -52,4 +55,7 @@ pub enum TongchengError {
     /// The server refused the request; the message says why.
     #[error("server: {message}")]
     Server { message: String },
+    /// The player gave up waiting (a queue place cancelled).
+    #[error("cancelled: {message}")]
+    Cancelled { message: String },
 }

@@ -71,6 +71,16 @@ impl From<ClientError> for TongchengError {
             ClientError::Server { status: 401, .. } => TongchengError::NotLoggedIn {
                 message: e.to_string(),
             },
+            ClientError::InvalidInput(_) => TongchengError::InvalidInput {
+                message: e.to_string(),
+            },
+            ClientError::Cancelled => TongchengError::Cancelled {
+                message: e.to_string(),
+            },
+            // A room code no room has.
+            ClientError::Server { status: 404, .. } => TongchengError::NotFound {
+                message: e.to_string(),
+            },
             other => TongchengError::Server {
                 message: other.to_string(),
             },
@@ -79,7 +89,7 @@ impl From<ClientError> for TongchengError {
 }
 
 impl OnlineClient {
-    fn api(&self) -> MutexGuard<'_, HttpApi> {
+    pub(crate) fn api(&self) -> MutexGuard<'_, HttpApi> {
         self.api.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -68,7 +68,7 @@ public func message(of error: Error) -> String {
     guard let e = error as? TongchengError else { return error.localizedDescription }
     switch e {
     case .IllegalAction(let m), .InvalidInput(let m), .Storage(let m), .UnusableHistory(let m),
-         .NotFound(let m), .Network(let m), .NotLoggedIn(let m), .Server(let m):
+         .NotFound(let m), .Network(let m), .NotLoggedIn(let m), .Server(let m), .Cancelled(let m):
         return m
     }
 }

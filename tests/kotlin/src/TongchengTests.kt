@@ -186,6 +186,7 @@ fun main() {
     sessionHistoryTests()
     phoneScreenTests()
     onlineTableTests()
+    matchmakingTests()
 
     val failed = results.count { it.second != null }
     println("kotlin: ${results.size - failed} passed, $failed failed")
