@@ -721,7 +721,7 @@ impl Worker {
                 s.decision = None;
                 s.updates.push_back(OnlineUpdate::MatchEnd { scores });
             }
-            ServerMsg::Pong { .. } | ServerMsg::Expired { .. } => {}
+            ServerMsg::Pong { .. } | ServerMsg::Superseded { .. } => {}
             ServerMsg::Error { code, message } => {
                 s.errors += 1;
                 if code == ErrorCode::BadContribution {

@@ -145,6 +145,9 @@ pub struct Rating {
     pub conservative: f64,
     pub games: i64,
     pub provisional: bool,
+    /// Rated matches the provisional period lasts (0 from a server that does not say).
+    #[serde(default)]
+    pub provisional_games: i64,
     /// `None` while provisional.
     #[serde(default)]
     pub tier: Option<String>,
@@ -176,6 +179,13 @@ pub struct RoomSettings {
     pub bots: Vec<String>,
 }
 
+/// An admitted player of a private room.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub struct RoomPlayer {
+    pub account: i64,
+    pub name: String,
+}
+
 /// A private room as its players see it.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub struct RoomInfo {
@@ -187,6 +197,9 @@ pub struct RoomInfo {
     pub people: u8,
     /// People admitted so far.
     pub admitted: u8,
+    /// Who is in, owner first (empty from a server that does not say).
+    #[serde(default)]
+    pub players: Vec<RoomPlayer>,
     /// Pairs of admitted accounts that joined from one IP address (a warning, 同IP提醒).
     #[serde(default)]
     pub same_ip: Vec<[i64; 2]>,

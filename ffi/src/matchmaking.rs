@@ -46,6 +46,8 @@ pub struct RatingModel {
     pub games: i64,
     /// Still in the first rated matches: no tier yet.
     pub provisional: bool,
+    /// Rated matches the provisional period lasts (0: the server did not say).
+    pub provisional_games: i64,
     /// "bronze" … "master"; none while provisional.
     pub tier: Option<String>,
 }
@@ -59,6 +61,7 @@ impl From<Rating> for RatingModel {
             conservative: r.conservative,
             games: r.games,
             provisional: r.provisional,
+            provisional_games: r.provisional_games,
             tier: r.tier,
         }
     }
@@ -96,6 +99,8 @@ pub struct RoomModel {
     pub table: String,
     pub people: u8,
     pub admitted: u8,
+    /// The names of the people in, owner first.
+    pub players: Vec<String>,
     pub same_ip: Vec<SameIpModel>,
 }
 
@@ -106,6 +111,7 @@ impl From<RoomInfo> for RoomModel {
             table: r.table,
             people: r.people,
             admitted: r.admitted,
+            players: r.players.into_iter().map(|p| p.name).collect(),
             same_ip: r
                 .same_ip
                 .into_iter()

@@ -584,7 +584,7 @@ async fn play_match(
             ServerMsg::Welcome { .. }
             | ServerMsg::Snapshot(_)
             | ServerMsg::AutoPlay { .. }
-            | ServerMsg::Expired { .. }
+            | ServerMsg::Superseded { .. }
             | ServerMsg::Pong { .. } => {}
         }
     };

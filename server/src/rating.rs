@@ -63,6 +63,8 @@ pub struct Shown {
     pub conservative: f64,
     pub games: i64,
     pub provisional: bool,
+    /// Rated matches the provisional period lasts (so a screen can say "3 of 10").
+    pub provisional_games: i64,
     /// `None` while provisional.
     pub tier: Option<&'static str>,
 }
@@ -93,6 +95,7 @@ pub fn shown(r: &StoredRating) -> Shown {
         conservative: conservative(r),
         games: r.games,
         provisional: r.games < PROVISIONAL_GAMES,
+        provisional_games: PROVISIONAL_GAMES,
         tier: tier(r),
     }
 }

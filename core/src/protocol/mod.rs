@@ -166,12 +166,12 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
     },
-    /// Decision `id`, answered or timed out since it was sent. Resent frames (a reconnect)
-    /// carry this in its place: the stream stays gap-free without the server keeping, and
-    /// resending, a view nobody can act on any more.
-    Expired {
+    /// In resent frames (a reconnect), the place of a frame a later one made unnecessary: a
+    /// decision answered or timed out since, or an event of a hand whose end (with the whole
+    /// record) follows. The stream stays gap-free without the server keeping, and resending,
+    /// what nobody can use any more.
+    Superseded {
         seq: u64,
-        id: u64,
     },
     /// The seat went on auto-play (托管) or came back from it.
     AutoPlay {
@@ -200,7 +200,7 @@ impl ServerMsg {
             ServerMsg::Commit { seq, .. }
             | ServerMsg::Event { seq, .. }
             | ServerMsg::Decision { seq, .. }
-            | ServerMsg::Expired { seq, .. }
+            | ServerMsg::Superseded { seq }
             | ServerMsg::AutoPlay { seq, .. }
             | ServerMsg::MatchEnd { seq, .. } => Some(*seq),
             ServerMsg::HandEnd(h) => Some(h.seq),

@@ -189,7 +189,7 @@ fn server_messages_round_trip_and_seats_are_bounded() {
             scores: [1, -1, 0, 0],
         },
         ServerMsg::Pong { nonce: 3 },
-        ServerMsg::Expired { seq: 9, id: 12 },
+        ServerMsg::Superseded { seq: 9 },
         ServerMsg::error(ErrorCode::StaleDecision, "late"),
     ];
     for m in msgs {

@@ -195,7 +195,8 @@ public final class RoomPresenter {
         state.notice = notice
         if let r = room {
             state.code = r.code
-            state.joined = "\(r.admitted) of \(people(Int(r.people))) \(r.admitted == 1 ? "is" : "are") in"
+            let names = r.players.isEmpty ? "" : ": " + r.players.joined(separator: ", ")
+            state.joined = "\(r.admitted) of \(people(Int(r.people))) \(r.admitted == 1 ? "is" : "are") in\(names)"
             state.full = r.admitted >= r.people
             state.sameIpWarning = RoomPresenter.sameIp(r, you: you)
         }
@@ -237,7 +238,7 @@ public func ratingRows(_ ratings: [RatingModel]) -> [RatingRowUi] {
             return RatingRowUi(rules: title, rating: "—", tier: "Unrated", provisional: true, games: 0,
                                detail: "No rated matches yet")
         }
-        var tier = "Provisional"
+        var tier = r.provisionalGames > 0 ? "Provisional \(r.games) of \(r.provisionalGames)" : "Provisional"
         if let t = r.tier, !r.provisional { tier = tierTitles[t] ?? t.capitalized }
         let matches = r.games == 1 ? "1 rated match" : "\(r.games) rated matches"
         return RatingRowUi(rules: title, rating: String(format: "%.1f", r.mu), tier: tier, provisional: r.provisional,

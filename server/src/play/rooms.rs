@@ -23,7 +23,7 @@ use super::table::{Cmd, TableTask};
 use super::{lock, rules_for, spawn_table, table_id};
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::routes::{Authed, ClientIp};
+use crate::routes::{Authed, ClientIp, blocking};
 
 /// Limits on what an owner may pick.
 pub const MAX_HANDS: u8 = 16;
@@ -34,8 +34,8 @@ pub struct Room {
     table: String,
     tx: mpsc::Sender<Cmd>,
     people: usize,
-    /// Admitted accounts, owner first, with the address each joined from.
-    admitted: Vec<(i64, Option<IpAddr>)>,
+    /// Admitted accounts, owner first, with the address each joined from and its name.
+    admitted: Vec<(i64, Option<IpAddr>, String)>,
 }
 
 pub type Rooms = HashMap<String, Room>;
@@ -64,14 +64,29 @@ pub struct RoomInfo {
     pub table: String,
     pub people: usize,
     pub admitted: usize,
+    /// Who is in, owner first, so a room screen can say who joined.
+    pub players: Vec<RoomPlayer>,
     /// Pairs of admitted accounts that joined from one IP address (a warning).
     pub same_ip: Vec<[i64; 2]>,
 }
 
+#[derive(serde::Serialize)]
+pub struct RoomPlayer {
+    pub account: i64,
+    pub name: String,
+}
+
+/// The name an account plays under.
+async fn display_name(state: &AppState, account: i64) -> Result<String, ApiError> {
+    let store = state.store.clone();
+    let found = blocking(move || Ok(store.account(account)?)).await?;
+    Ok(found.map_or_else(|| format!("player {account}"), |a| a.display_name))
+}
+
 fn info(code: &str, room: &Room) -> RoomInfo {
     let mut same_ip = Vec::new();
-    for (i, (a, ip)) in room.admitted.iter().enumerate() {
-        for (b, other) in &room.admitted[i + 1..] {
+    for (i, (a, ip, _)) in room.admitted.iter().enumerate() {
+        for (b, other, _) in &room.admitted[i + 1..] {
             if ip.is_some() && ip == other {
                 same_ip.push([*a, *b]);
             }
@@ -82,6 +97,14 @@ fn info(code: &str, room: &Room) -> RoomInfo {
         table: room.table.clone(),
         people: room.people,
         admitted: room.admitted.len(),
+        players: room
+            .admitted
+            .iter()
+            .map(|(account, _, name)| RoomPlayer {
+                account: *account,
+                name: name.clone(),
+            })
+            .collect(),
         same_ip,
     }
 }
@@ -157,6 +180,7 @@ pub async fn create(
         }
     }
     let owner = auth.session.account_id;
+    let owner_name = display_name(&state, owner).await?;
     let online = &state.config.online;
     let mut rooms = lock(&state.lobby.rooms)?;
     rooms.retain(|_, r| !r.tx.is_closed());
@@ -188,7 +212,7 @@ pub async fn create(
         table: id,
         tx,
         people: usize::from(req.people),
-        admitted: vec![(owner, ip.0.parse().ok())],
+        admitted: vec![(owner, ip.0.parse().ok(), owner_name)],
     };
     let shown = info(&code, &room);
     rooms.insert(code, room);
@@ -208,10 +232,11 @@ pub async fn join(
         return Err(gone());
     }
     let account = auth.session.account_id;
+    let name = display_name(&state, account).await?;
     let mut rooms = lock(&state.lobby.rooms)?;
     rooms.retain(|_, r| !r.tx.is_closed());
     let room = rooms.get_mut(&code).ok_or_else(gone)?;
-    if !room.admitted.iter().any(|(a, _)| *a == account) {
+    if !room.admitted.iter().any(|(a, _, _)| *a == account) {
         if room.admitted.len() >= room.people {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -223,7 +248,7 @@ pub async fn join(
         room.tx
             .try_send(Cmd::Admit { account })
             .map_err(|_| gone())?;
-        room.admitted.push((account, ip.0.parse().ok()));
+        room.admitted.push((account, ip.0.parse().ok(), name));
     }
     Ok(Json(info(&code, room)))
 }
@@ -242,7 +267,7 @@ pub async fn show(
     if !room
         .admitted
         .iter()
-        .any(|(a, _)| *a == auth.session.account_id)
+        .any(|(a, _, _)| *a == auth.session.account_id)
     {
         return Err(gone());
     }

@@ -65,9 +65,12 @@ struct Slot {
     /// The connection now holding the seat.
     conn: Option<(u64, mpsc::Sender<String>)>,
     /// Every stream frame sent this match, as sent; `seq` is the index + 1.
-    outbox: Vec<String>,
+    /// `None` where a later frame made one unnecessary ([`ServerMsg::Superseded`]).
+    outbox: Vec<Option<Box<str>>>,
     /// Where in `outbox` the last decision sent is, while it may still be answered.
-    open_decision: Option<(usize, u64)>,
+    open_decision: Option<usize>,
+    /// Where in `outbox` this hand's frames begin.
+    hand_start: usize,
     auto: bool,
     timeouts: u32,
     bank_ms: u64,
@@ -108,24 +111,33 @@ impl Slot {
         }
         let seq = self.outbox.len() as u64 + 1;
         let msg = make(seq);
-        // Whatever follows a decision (but its seat's auto-play notice) ends it: the resend
-        // copy shrinks to an `Expired` frame. A decision's view is most of a stream's bytes,
-        // and a table keeps each person's stream for the whole match.
+        // A table keeps each person's stream for the whole match (reconnects resend it), so
+        // what a later frame makes unnecessary is dropped from the copy: a decision once
+        // anything but its seat's auto-play notice follows (its view is most of a stream's
+        // bytes), and a hand's events once its end, which holds the whole record, is sent.
         if !matches!(msg, ServerMsg::AutoPlay { .. })
-            && let Some((i, id)) = self.open_decision.take()
+            && let Some(i) = self.open_decision.take()
             && let Some(kept) = self.outbox.get_mut(i)
         {
-            *kept = ServerMsg::Expired {
-                seq: i as u64 + 1,
-                id,
-            }
-            .to_json();
+            *kept = None;
         }
-        if let ServerMsg::Decision { id, .. } = &msg {
-            self.open_decision = Some((self.outbox.len(), *id));
+        match &msg {
+            ServerMsg::Decision { .. } => self.open_decision = Some(self.outbox.len()),
+            ServerMsg::Commit { .. } => self.hand_start = self.outbox.len(),
+            ServerMsg::HandEnd(_) => {
+                for kept in self.outbox.iter_mut().skip(self.hand_start) {
+                    if kept
+                        .as_deref()
+                        .is_some_and(|t| t.starts_with("{\"type\":\"event\""))
+                    {
+                        *kept = None;
+                    }
+                }
+            }
+            _ => {}
         }
         let text = msg.to_json();
-        self.outbox.push(text.clone());
+        self.outbox.push(Some(text.clone().into_boxed_str()));
         self.send(text);
     }
 
@@ -200,6 +212,7 @@ impl TableTask {
                 conn: None,
                 outbox: Vec::new(),
                 open_decision: None,
+                hand_start: 0,
                 auto: false,
                 timeouts: 0,
                 bank_ms: u64::from(rules.time.bank_secs) * 1000,
@@ -386,7 +399,17 @@ impl TableTask {
         let from = after.map_or(self.slots[p].outbox.len(), |a| {
             (a as usize).min(self.slots[p].outbox.len())
         });
-        let missed: Vec<String> = self.slots[p].outbox[from..].to_vec();
+        let missed: Vec<String> = self.slots[p].outbox[from..]
+            .iter()
+            .enumerate()
+            .map(|(i, kept)| match kept {
+                Some(text) => text.to_string(),
+                None => ServerMsg::Superseded {
+                    seq: (from + i) as u64 + 1,
+                }
+                .to_json(),
+            })
+            .collect();
         for f in missed {
             self.slots[p].send(f);
         }
@@ -953,5 +976,112 @@ mod tests {
                 Player::Bot(Normal)
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod stream_tests {
+    use super::*;
+    use tongcheng_core::game::{Event, Game, HandSetup};
+    use tongcheng_core::{Seat, Wind};
+
+    fn slot() -> Slot {
+        Slot {
+            account: Some(1),
+            device: 1,
+            name: "p".into(),
+            conn: None,
+            outbox: Vec::new(),
+            open_decision: None,
+            hand_start: 0,
+            auto: false,
+            timeouts: 0,
+            bank_ms: 0,
+            contribution: None,
+            ready: false,
+            sent_events: 0,
+            decision: None,
+            auto_bot: LevelBot::new(Level::Normal, 1),
+        }
+    }
+
+    fn kind(kept: &Option<Box<str>>) -> &str {
+        match kept.as_deref() {
+            None => "-",
+            Some(t) => t.split('"').nth(3).unwrap_or("?"),
+        }
+    }
+
+    #[test]
+    fn the_kept_stream_drops_what_later_frames_make_unnecessary() {
+        let rules = RuleSet::default();
+        let game = Game::new(HandSetup {
+            rules: rules.clone(),
+            seed: Seed([7; 32]),
+            dealer: Seat(0),
+            prevalent: Wind::East,
+            dealer_level: 0,
+        });
+        let dealer = Seat(0);
+        let view = game.view(dealer);
+        let decision = game.decision(dealer).expect("the dealer discards first");
+        let record = crate::bench::hands(&rules, 1, 3).remove(0);
+        let Action::Discard(tile) = decision.on_timeout else {
+            panic!("a turn times out with a discard")
+        };
+        let event = |seq| ServerMsg::Event {
+            seq,
+            hand: 0,
+            index: 0,
+            event: Event::Discarded { seat: dealer, tile },
+        };
+        let mut s = slot();
+        s.push(|seq| ServerMsg::Commit {
+            seq,
+            hand: 0,
+            commitment: Default::default(),
+            deadline_ms: 1,
+        });
+        s.push(event);
+        let ask = |seq| ServerMsg::Decision {
+            seq,
+            hand: 0,
+            id: seq,
+            decision: decision.clone(),
+            view: Box::new(view.clone()),
+            deadline_ms: Some(1),
+        };
+        s.push(ask);
+        // Its seat's auto-play notice leaves a decision standing; the next event ends it.
+        s.push(|seq| ServerMsg::AutoPlay { seq, on: true });
+        assert_eq!(kind(&s.outbox[2]), "decision");
+        s.push(event);
+        s.push(ask);
+        let kinds: Vec<&str> = s.outbox.iter().map(kind).collect();
+        assert_eq!(
+            kinds,
+            ["commit", "event", "-", "auto_play", "event", "decision"]
+        );
+        // The hand's end (with the whole record) makes its events unnecessary too.
+        s.push(|seq| {
+            ServerMsg::HandEnd(Box::new(HandEnd {
+                seq,
+                hand: 0,
+                record,
+                scores: [0; 4],
+                seat: dealer,
+            }))
+        });
+        let kinds: Vec<&str> = s.outbox.iter().map(kind).collect();
+        assert_eq!(
+            kinds,
+            ["commit", "-", "-", "auto_play", "-", "-", "hand_end"]
+        );
+        // What a reconnect resends in their places.
+        let stub = ServerMsg::Superseded { seq: 2 }.to_json();
+        assert!(matches!(
+            ServerMsg::parse(&stub),
+            Ok(ServerMsg::Superseded { seq: 2 })
+        ));
     }
 }

@@ -242,7 +242,7 @@ data class RoomUi(
     val botSeats: List<String>,
     /** The room's 6-digit code, once made or joined. */
     val code: String?,
-    /** "2 of 3 people are in". */
+    /** "2 of 3 people are in: Lin, Wang". */
     val joined: String?,
     val full: Boolean,
     /** 同IP提醒: accounts in the room that joined from one network. */
@@ -345,7 +345,10 @@ class RoomPresenter(private val client: OnlineClient, private val you: Long) {
             claimSecs = RoomSetup.CLAIM_CHOICES.map { ChoiceUi("$it s", "to claim", it == setup.claimSecs) },
             botSeats = setup.bots.mapIndexed { i, b -> "Bot ${i + 1}: ${b.title}" },
             code = r?.code,
-            joined = r?.let { "${it.admitted} of ${people(it.people.toInt())} ${if (it.admitted.toInt() == 1) "is" else "are"} in" },
+            joined = r?.let {
+                val names = if (it.players.isEmpty()) "" else ": " + it.players.joinToString(", ")
+                "${it.admitted} of ${people(it.people.toInt())} ${if (it.admitted.toInt() == 1) "is" else "are"} in$names"
+            },
             full = r != null && r.admitted >= r.people,
             sameIpWarning = r?.let { sameIp(it, you) },
             codeInput = input,
@@ -384,7 +387,7 @@ data class RatingRowUi(
     val rules: String,
     /** "27.5", or "—" before any rated match. */
     val rating: String,
-    /** "Gold 黄金", "Provisional", "Unrated". */
+    /** "Gold 黄金", "Provisional 3 of 10", "Unrated". */
     val tier: String,
     val provisional: Boolean,
     val games: Long,
@@ -432,7 +435,8 @@ class RatingsPresenter(private val client: OnlineClient) {
             }
             val matches = if (r.games == 1L) "1 rated match" else "${r.games} rated matches"
             val t = r.tier
-            val tier = if (r.provisional || t == null) "Provisional" else TIERS[t] ?: t.replaceFirstChar { it.uppercase() }
+            val provisional = if (r.provisionalGames > 0) "Provisional ${r.games} of ${r.provisionalGames}" else "Provisional"
+            val tier = if (r.provisional || t == null) provisional else TIERS[t] ?: t.replaceFirstChar { it.uppercase() }
             return RatingRowUi(
                 rules = title,
                 rating = String.format(Locale.ROOT, "%.1f", r.mu),
