@@ -89,7 +89,41 @@ pub fn run(args: &Args) -> Result<Value, String> {
     });
 
     let sync = sync_bench(&texts[..args.sync_hands])?;
-    Ok(json!({"rules": rules.name, "verify_one_core": verify, "sync_loopback": sync}))
+    Ok(json!({
+        "rules": rules.name,
+        "verify_one_core": verify,
+        "sync_loopback": sync,
+        "matchmaking": matchmaking_bench(10_000),
+    }))
+}
+
+/// `players` waiting in one ranked queue (ratings spread so everyone has close neighbours,
+/// every one on its own device and address), seated by one run of the matcher: the median of
+/// five runs' time on one core, and how many were seated.
+fn matchmaking_bench(players: i64) -> Value {
+    use crate::play::queue::{Candidate, Queue, QueueConfig};
+    let mut times = Vec::new();
+    let mut seated = 0;
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        let mut q = Queue::new(QueueConfig::default(), true);
+        for a in 0..players {
+            let who = Candidate {
+                account: a,
+                devices: vec![a],
+                ip: Some(std::net::IpAddr::from(
+                    (10u32 << 24 | a as u32).to_be_bytes(),
+                )),
+                rating: (a * 7919 % players) as f64 / players as f64 * 50.0,
+            };
+            q.push(who, (), t0);
+        }
+        let start = Instant::now();
+        seated = q.tick(t0).iter().map(|s| s.players.len()).sum::<usize>();
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    json!({"queued": players, "seated": seated, "median_ms": times[2]})
 }
 
 fn sync_bench(texts: &[String]) -> Result<Value, String> {

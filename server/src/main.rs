@@ -51,7 +51,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Records verified per second on one core, and a sync of 1,000 hands over loopback;
+    /// Records verified per second on one core, a sync of 1,000 hands over loopback, and
+    /// 10,000 queued players seated by the matcher;
     /// prints one JSON line.
     Bench(bench::Args),
     /// Many players on loopback: log in, queue, play at a human pace; prints one JSON report

@@ -15,12 +15,14 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
+use tongcheng_core::Seat;
 use tongcheng_core::bot::{Bot, Level, LevelBot};
 use tongcheng_core::fair::{Contribution, FairWall, commit};
 use tongcheng_core::game::Action;
 use tongcheng_core::protocol::{
     ClientMsg, ErrorCode, HandEnd, PlayerInfo, ServerMsg, Snapshot, decision_id, seat_events,
 };
+use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
@@ -65,12 +67,15 @@ struct Slot {
     /// The connection now holding the seat.
     conn: Option<(u64, mpsc::Sender<String>)>,
     /// Every stream frame sent this match, as sent; `seq` is the index + 1.
-    /// `None` where a later frame made one unnecessary ([`ServerMsg::Superseded`]).
-    outbox: Vec<Option<Box<str>>>,
-    /// Where in `outbox` the last decision sent is, while it may still be answered.
-    open_decision: Option<usize>,
-    /// Where in `outbox` this hand's frames begin.
-    hand_start: usize,
+    /// The stream's frames a reconnect may still need, by `seq`, in order; the others were
+    /// made unnecessary by later frames and are resent as [`ServerMsg::Superseded`].
+    outbox: Vec<(u64, Kept)>,
+    /// Frames in the stream so far (the last `seq`).
+    sent: u64,
+    /// The `seq` of the last decision sent, while it may still be answered.
+    open_decision: Option<u64>,
+    /// The `seq` of this hand's first frame (its commitment).
+    hand_start: u64,
     auto: bool,
     timeouts: u32,
     bank_ms: u64,
@@ -109,41 +114,110 @@ impl Slot {
         if !self.person() {
             return;
         }
-        let seq = self.outbox.len() as u64 + 1;
-        let msg = make(seq);
+        let msg = make(self.sent + 1);
+        self.append(msg, None);
+    }
+
+    /// Appends a hand's end; the kept copy shares the table's record instead of its text.
+    fn push_hand_end(&mut self, hand: u32, record: &Arc<HandRecord>, scores: [i32; 4], seat: Seat) {
+        if !self.person() {
+            return;
+        }
+        let msg = ServerMsg::HandEnd(Box::new(HandEnd {
+            seq: self.sent + 1,
+            hand,
+            record: HandRecord::clone(record),
+            scores,
+            seat,
+        }));
+        let kept = Kept::HandEnd {
+            hand,
+            record: record.clone(),
+            scores,
+            seat,
+        };
+        self.append(msg, Some(kept));
+    }
+
+    fn append(&mut self, msg: ServerMsg, kept: Option<Kept>) {
         // A table keeps each person's stream for the whole match (reconnects resend it), so
         // what a later frame makes unnecessary is dropped from the copy: a decision once
         // anything but its seat's auto-play notice follows (its view is most of a stream's
         // bytes), and a hand's events once its end, which holds the whole record, is sent.
         if !matches!(msg, ServerMsg::AutoPlay { .. })
-            && let Some(i) = self.open_decision.take()
-            && let Some(kept) = self.outbox.get_mut(i)
+            && let Some(seq) = self.open_decision.take()
+            && let Ok(i) = self.outbox.binary_search_by_key(&seq, |k| k.0)
         {
-            *kept = None;
+            self.outbox.remove(i);
         }
+        let seq = self.sent + 1;
         match &msg {
-            ServerMsg::Decision { .. } => self.open_decision = Some(self.outbox.len()),
-            ServerMsg::Commit { .. } => self.hand_start = self.outbox.len(),
+            ServerMsg::Decision { .. } => self.open_decision = Some(seq),
+            ServerMsg::Commit { .. } => self.hand_start = seq,
             ServerMsg::HandEnd(_) => {
-                for kept in self.outbox.iter_mut().skip(self.hand_start) {
-                    if kept
-                        .as_deref()
-                        .is_some_and(|t| t.starts_with("{\"type\":\"event\""))
-                    {
-                        *kept = None;
-                    }
-                }
+                let start = self.hand_start;
+                self.outbox.retain(|(q, k)| {
+                    *q < start
+                        || !matches!(k, Kept::Text(t) if t.starts_with("{\"type\":\"event\""))
+                });
             }
             _ => {}
         }
         let text = msg.to_json();
-        self.outbox.push(Some(text.clone().into_boxed_str()));
+        self.sent = seq;
+        self.outbox.push((
+            seq,
+            kept.unwrap_or_else(|| Kept::Text(text.clone().into_boxed_str())),
+        ));
         self.send(text);
+    }
+
+    /// The frames after `after`, as a reconnect resends them.
+    fn resend_after(&self, after: u64) -> Vec<String> {
+        let mut kept = self.outbox[self.outbox.partition_point(|k| k.0 <= after)..].iter();
+        let mut next = kept.next();
+        (after + 1..=self.sent)
+            .map(|seq| match next {
+                Some((q, k)) if *q == seq => {
+                    next = kept.next();
+                    match k {
+                        Kept::Text(t) => t.to_string(),
+                        Kept::HandEnd {
+                            hand,
+                            record,
+                            scores,
+                            seat,
+                        } => ServerMsg::HandEnd(Box::new(HandEnd {
+                            seq,
+                            hand: *hand,
+                            record: HandRecord::clone(record),
+                            scores: *scores,
+                            seat: *seat,
+                        }))
+                        .to_json(),
+                    }
+                }
+                _ => ServerMsg::Superseded { seq }.to_json(),
+            })
+            .collect()
     }
 
     fn error(&mut self, code: ErrorCode, message: impl Into<String>) {
         self.send(ServerMsg::error(code, message).to_json());
     }
+}
+
+/// A frame of a person's stream as the table keeps it for resending.
+enum Kept {
+    Text(Box<str>),
+    /// A hand's end: its record is shared by the table's seats and written out again only if
+    /// a reconnect needs it.
+    HandEnd {
+        hand: u32,
+        record: Arc<HandRecord>,
+        scores: [i32; 4],
+        seat: Seat,
+    },
 }
 
 /// Where the table is in its cycle.
@@ -211,6 +285,7 @@ impl TableTask {
                 name: format!("bot {p}"),
                 conn: None,
                 outbox: Vec::new(),
+                sent: 0,
                 open_decision: None,
                 hand_start: 0,
                 auto: false,
@@ -367,7 +442,7 @@ impl TableTask {
             }
             None => return Err((ErrorCode::TableFull, "this table has no free seat".into())),
         };
-        let resumed = self.slots[p].conn.is_some() || !self.slots[p].outbox.is_empty();
+        let resumed = self.slots[p].conn.is_some() || self.slots[p].sent > 0;
         // One active connection per account and table: the newest takes the seat.
         if let Some((_, old)) = self.slots[p].conn.take() {
             let _ = old.try_send(
@@ -396,20 +471,8 @@ impl TableTask {
             .to_json(),
         );
         // The frames this client missed, as they were first sent; then where things stand.
-        let from = after.map_or(self.slots[p].outbox.len(), |a| {
-            (a as usize).min(self.slots[p].outbox.len())
-        });
-        let missed: Vec<String> = self.slots[p].outbox[from..]
-            .iter()
-            .enumerate()
-            .map(|(i, kept)| match kept {
-                Some(text) => text.to_string(),
-                None => ServerMsg::Superseded {
-                    seq: (from + i) as u64 + 1,
-                }
-                .to_json(),
-            })
-            .collect();
+        let sent = self.slots[p].sent;
+        let missed = self.slots[p].resend_after(after.map_or(sent, |a| a.min(sent)));
         for f in missed {
             self.slots[p].send(f);
         }
@@ -437,7 +500,7 @@ impl TableTask {
             _ => (None, None, None),
         };
         ServerMsg::Snapshot(Box::new(Snapshot {
-            seq: s.outbox.len() as u64,
+            seq: s.sent,
             hand: self.hand,
             events: s.sent_events as u32,
             view,
@@ -634,7 +697,7 @@ impl TableTask {
         std::array::from_fn(|seat| {
             self.table
                 .as_ref()
-                .map_or(seat, |t| t.player_at(tongcheng_core::Seat(seat as u8)))
+                .map_or(seat, |t| t.player_at(Seat(seat as u8)))
         })
     }
 
@@ -806,10 +869,11 @@ impl TableTask {
         let hand = self.hand;
         let more = t.next_hand();
         let scores = t.match_state().scores();
-        let seats: [tongcheng_core::Seat; 4] = std::array::from_fn(|p| {
-            tongcheng_core::Seat(by_seat.iter().position(|&q| q == p).unwrap_or(p) as u8)
-        });
+        let seats: [Seat; 4] =
+            std::array::from_fn(|p| Seat(by_seat.iter().position(|&q| q == p).unwrap_or(p) as u8));
         let json = record.to_json();
+        let shared = Arc::new(record);
+        let record = &*shared;
         let mut stored = Vec::new();
         for (p, s) in self.slots.iter_mut().enumerate() {
             if let Some(account) = s.account {
@@ -827,15 +891,7 @@ impl TableTask {
                 ));
             }
             s.decision = None;
-            s.push(|seq| {
-                ServerMsg::HandEnd(Box::new(HandEnd {
-                    seq,
-                    hand,
-                    record: record.clone(),
-                    scores,
-                    seat: seats[p],
-                }))
-            });
+            s.push_hand_end(hand, &shared, scores, seats[p]);
         }
         // Ranked history for the collusion report: the account in each of the record's seats.
         let ranked = self.ranked.then(|| RankedHand {
@@ -982,8 +1038,8 @@ mod tests {
 #[cfg(test)]
 mod stream_tests {
     use super::*;
+    use tongcheng_core::Wind;
     use tongcheng_core::game::{Event, Game, HandSetup};
-    use tongcheng_core::{Seat, Wind};
 
     fn slot() -> Slot {
         Slot {
@@ -992,6 +1048,7 @@ mod stream_tests {
             name: "p".into(),
             conn: None,
             outbox: Vec::new(),
+            sent: 0,
             open_decision: None,
             hand_start: 0,
             auto: false,
@@ -1005,11 +1062,15 @@ mod stream_tests {
         }
     }
 
-    fn kind(kept: &Option<Box<str>>) -> &str {
-        match kept.as_deref() {
-            None => "-",
-            Some(t) => t.split('"').nth(3).unwrap_or("?"),
-        }
+    /// The stream as kept: a frame's type, or "-" where it was dropped.
+    fn kinds(s: &Slot) -> Vec<&str> {
+        (1..=s.sent)
+            .map(|seq| match s.outbox.iter().find(|k| k.0 == seq) {
+                None => "-",
+                Some((_, Kept::Text(t))) => t.split('"').nth(3).unwrap_or("?"),
+                Some((_, Kept::HandEnd { .. })) => "hand_end",
+            })
+            .collect()
     }
 
     #[test]
@@ -1054,34 +1115,41 @@ mod stream_tests {
         s.push(ask);
         // Its seat's auto-play notice leaves a decision standing; the next event ends it.
         s.push(|seq| ServerMsg::AutoPlay { seq, on: true });
-        assert_eq!(kind(&s.outbox[2]), "decision");
+        assert_eq!(kinds(&s)[2], "decision");
         s.push(event);
         s.push(ask);
-        let kinds: Vec<&str> = s.outbox.iter().map(kind).collect();
         assert_eq!(
-            kinds,
+            kinds(&s),
             ["commit", "event", "-", "auto_play", "event", "decision"]
         );
         // The hand's end (with the whole record) makes its events unnecessary too.
-        s.push(|seq| {
-            ServerMsg::HandEnd(Box::new(HandEnd {
-                seq,
-                hand: 0,
-                record,
-                scores: [0; 4],
-                seat: dealer,
-            }))
-        });
-        let kinds: Vec<&str> = s.outbox.iter().map(kind).collect();
+        let record = Arc::new(record);
+        s.push_hand_end(0, &record, [1, 2, 3, -6], dealer);
         assert_eq!(
-            kinds,
+            kinds(&s),
             ["commit", "-", "-", "auto_play", "-", "-", "hand_end"]
         );
-        // What a reconnect resends in their places.
-        let stub = ServerMsg::Superseded { seq: 2 }.to_json();
+        assert_eq!(s.outbox.len(), 3, "only what a reconnect needs is kept");
+        // What a reconnect resends in their places: stubs, and the hand's end written again.
+        let again: Vec<ServerMsg> = s
+            .resend_after(0)
+            .iter()
+            .map(|f| ServerMsg::parse(f).unwrap())
+            .collect();
+        assert_eq!(again.len(), 7);
+        assert_eq!(again[1], ServerMsg::Superseded { seq: 2 });
         assert!(matches!(
-            ServerMsg::parse(&stub),
-            Ok(ServerMsg::Superseded { seq: 2 })
+            &again[3],
+            ServerMsg::AutoPlay { seq: 4, on: true }
         ));
+        let ServerMsg::HandEnd(end) = &again[6] else {
+            panic!("{:?}", again[6])
+        };
+        assert_eq!(
+            (end.seq, end.scores, &end.record),
+            (7, [1, 2, 3, -6], &*record)
+        );
+        assert!(s.resend_after(7).is_empty());
+        assert_eq!(s.resend_after(5).len(), 2);
     }
 }
