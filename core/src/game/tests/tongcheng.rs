@@ -762,3 +762,128 @@ fn bot_hands_of_both_games_keep_every_invariant() {
         eprintln!("{}: {wins} wins, {multi} with several winners", rules.name);
     }
 }
+
+/// Extra money each payment carries with 飘 `piao`: the winner's 飘 plus the payer's, from
+/// each payer (the discarder, or every other seat on a self-draw).
+fn piao_money(r: &HandResult, piao: [u8; 4]) -> [i32; 4] {
+    let mut d = [0; 4];
+    for w in r.all_winners() {
+        let payers: Vec<Seat> = match r.discarder {
+            Some(p) => vec![p],
+            None => Seat::ALL.into_iter().filter(|&s| s != w).collect(),
+        };
+        for p in payers {
+            let n = i32::from(piao[w.index()]) + i32::from(piao[p.index()]);
+            d[p.index()] -= n;
+            d[w.index()] += n;
+        }
+    }
+    d
+}
+
+#[test]
+fn piao_chosen_each_hand_is_paid_both_ways_and_replays_from_the_record() {
+    let rules = RuleSet {
+        name: "tongcheng-dianpao-piao".into(),
+        piao: Piao::Chosen([0; 4]),
+        ..dp()
+    };
+    rules.validate().unwrap();
+    use crate::bot::{Bot, Level, LevelBot};
+    let chosen = [2, 1, 0, 3];
+    let mut checked = 0;
+    for i in 0..40 {
+        if checked == 8 {
+            break;
+        }
+        let setup = HandSetup {
+            rules: rules.clone(),
+            seed: Seed::from_u64(i),
+            dealer: Seat((i % 4) as u8),
+            prevalent: Wind::East,
+            dealer_level: 0,
+        };
+        // The same hand with nobody's 飘, then with the choices made before the first action.
+        let mut plain = Game::new(setup.clone());
+        let mut bots: [LevelBot; 4] = std::array::from_fn(|_| LevelBot::new(Level::Normal, i));
+        while !plain.is_finished() {
+            for s in plain.pending_seats() {
+                let a = bots[s.index()].choose(&plain.view(s));
+                plain.apply(s, a).unwrap();
+            }
+        }
+        let Some(r0) = plain.result().filter(|r| r.winner.is_some()).cloned() else {
+            continue;
+        };
+        let mut m = Match::single(setup);
+        for s in Seat::ALL {
+            m.choose_piao(s, chosen[s.index()]).unwrap();
+        }
+        assert_eq!(m.game().rules().piao, Piao::Chosen(chosen));
+        assert_eq!(m.game().view(Seat(2)).rules.piao, Piao::Chosen(chosen));
+        for &(s, a) in plain.actions() {
+            m.apply(s, a).unwrap();
+        }
+        let r = m.game().result().unwrap();
+        let extra = piao_money(&r0, chosen);
+        let expected: Vec<i32> = (0..4).map(|k| r0.deltas[k] + extra[k]).collect();
+        assert_eq!(r.deltas.to_vec(), expected, "hand {i}");
+        assert_eq!(r.deltas.iter().sum::<i32>(), 0);
+        // The record carries the choices and verifies; without them it would not.
+        let record = HandRecord::of(m.game()).unwrap();
+        let back = HandRecord::from_json(&record.to_json()).unwrap();
+        let verifier = crate::record::Verifier::any_preset().allow_custom();
+        assert_eq!(verifier.verify(&back).unwrap().result(), Some(r));
+        let mut forged = record.clone();
+        forged.setup.rules.piao = Piao::Chosen([0; 4]);
+        forged.id = crate::record::RecordId::of(&forged.setup, &forged.actions);
+        assert!(matches!(
+            verifier.verify(&forged),
+            Err(crate::record::ReplayError::ResultDiffers(_))
+        ));
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} won hands");
+}
+
+#[test]
+fn piao_is_chosen_before_the_first_action_within_bounds_and_lasts_one_hand() {
+    let rules = RuleSet {
+        name: "tongcheng-dianpao-piao".into(),
+        piao: Piao::Chosen([0; 4]),
+        ..dp()
+    };
+    let mut m = Match::new(rules.clone(), Seed::from_u64(3));
+    assert_eq!(
+        m.choose_piao(Seat(1), crate::rules::MAX_PIAO + 1),
+        Err(PiaoError::TooHigh(crate::rules::MAX_PIAO + 1))
+    );
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0; 4]));
+    m.choose_piao(Seat(1), 4).unwrap();
+    let dealt = m.game().events_for(Seat(0));
+    // Choosing again changes the choice, not the deal.
+    m.choose_piao(Seat(1), 2).unwrap();
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0, 2, 0, 0]));
+    assert_eq!(m.game().events_for(Seat(0)), dealt);
+    let (s, _) = m.game().turn().unwrap();
+    let a = *m.game().legal_actions(s).last().unwrap();
+    m.apply(s, a).unwrap();
+    assert_eq!(m.choose_piao(Seat(1), 1), Err(PiaoError::HandStarted));
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0, 2, 0, 0]));
+    // Played out, the next hand starts from nobody's 飘.
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(i as u64));
+    while !m.game().is_finished() {
+        for s in m.game().pending_seats() {
+            let a = players[s.index()].pick(&m.game().legal_actions(s));
+            m.apply(s, a).unwrap();
+        }
+    }
+    assert!(m.next_hand());
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0; 4]));
+    // Rules without 飘 chosen each hand refuse a choice.
+    let mut fixed = Match::new(dp(), Seed::from_u64(3));
+    assert_eq!(
+        fixed.choose_piao(Seat(0), 1),
+        Err(PiaoError::NotChosenEachHand)
+    );
+}
