@@ -669,6 +669,51 @@ fn paofeng_no_discard_wins_and_open_paofeng_blocks_pungs() {
     }
 }
 
+/// 明跑 blocks pungs only (the spec's rule: "while anyone is 跑风, nobody may pung"): on the
+/// 跑风 seat's discards and on everyone else's, for as long as a seat is 跑风; an exposed kong
+/// on a discard stays allowed. Under 暗跑 nothing is blocked.
+#[test]
+fn open_paofeng_blocks_every_seats_pungs_but_not_exposed_kongs() {
+    for mode in [Paofeng::Open, Paofeng::Hidden] {
+        let open = mode == Paofeng::Open;
+        let rules = RuleSet {
+            paofeng: mode,
+            ..pf()
+        };
+        let mut g = scripted(
+            rules,
+            [
+                "6z6z3333s123m456m8p9m",
+                "9m9m9m2s5s1m4m1z2z3z4z5z1p",
+                "2p5p1p4s6s2m5m8m1z1z2z3z4z",
+                "3p6p9p4s6s3m6m7m2z3z4z2p5z",
+            ],
+            "7p7s8s",
+            "9s",
+        );
+        discard(&mut g, Seat(0), "6z");
+        discard(&mut g, Seat(0), "6z");
+        g.apply(Seat(0), Action::ConcealedKong(t("3s"))).unwrap();
+        discard(&mut g, Seat(0), "9m");
+        assert!(g.is_paofeng(Seat(0)));
+        let on_9m = g.legal_actions(Seat(1));
+        assert!(on_9m.contains(&Action::Kong), "{on_9m:?}");
+        assert_eq!(on_9m.contains(&Action::Pung), !open, "{on_9m:?}");
+        // Every seat sees the announcement under 明跑; only seat 0 itself under 暗跑.
+        let seen: Vec<Seat> = if open { vec![Seat(0)] } else { vec![] };
+        assert_eq!(g.view(Seat(2)).paofeng, seen);
+        assert_eq!(g.view(Seat(0)).paofeng, vec![Seat(0)]);
+        g.apply(Seat(1), Action::Pass).unwrap();
+        // Seat 1's own discard: seat 2's pair of 1z may not be punged while seat 0 is 跑风.
+        assert_eq!(g.turn().map(|(s, _)| s), Some(Seat(1)));
+        discard(&mut g, Seat(1), "1z");
+        assert!(g.is_paofeng(Seat(0)));
+        let on_1z = g.legal_actions(Seat(2));
+        assert_eq!(on_1z.contains(&Action::Pung), !open, "{on_1z:?}");
+        g.check_invariants().unwrap();
+    }
+}
+
 #[test]
 fn paofeng_special_indicators() {
     for (indicator, wild, stand_in, flower) in [
