@@ -932,3 +932,74 @@ fn piao_is_chosen_before_the_first_action_within_bounds_and_lasts_one_hand() {
         Err(PiaoError::NotChosenEachHand)
     );
 }
+
+/// The Tongcheng bots count only the shapes these games score: a hand one tile from thirteen
+/// orphans is far from any Tongcheng win, and the bot does not keep it for that shape.
+#[test]
+fn tongcheng_bots_do_not_chase_chinese_official_shapes() {
+    use crate::bot::knowledge::Knowledge;
+    use crate::bot::{Bot, Level, LevelBot};
+    let hands = [
+        "19m19p19s1234567z5m",
+        "123m456m789p2s5s8s1z",
+        "2m5m8m3p6p4s6s2z2z3z3z4z4z",
+        "3m6m7m4p5p7s8s5z5z6z6z7z7z",
+    ];
+    for (rules, official) in [(RuleSet::guobiao(), true), (dp(), false)] {
+        let rules = RuleSet {
+            flowers: false,
+            ..rules
+        };
+        let g = scripted(rules.clone(), hands, "", "");
+        let v = g.view(Seat(0));
+        let k = Knowledge::from_view(&v);
+        assert_eq!(k.official_shapes, official);
+        let mut orphans = k.hand;
+        orphans.remove(t("5m"));
+        // Ready for thirteen orphans under 国标; no closer than seven pairs allows here.
+        assert_eq!(k.shanten(&orphans, 0), if official { 0 } else { 6 });
+        for level in [Level::Normal, Level::Hard] {
+            let a = LevelBot::new(level, 1).choose(&v);
+            assert_eq!(
+                a == Action::Discard(t("5m")),
+                official,
+                "{} {level:?}: {a:?}",
+                rules.name
+            );
+        }
+    }
+}
+
+/// Under 跑风 the bots read 中 as the natural tile of the wild's face (here 8p), so 7p 中 9p
+/// is a set and the 中 is kept.
+#[test]
+fn paofeng_bots_read_zhong_as_the_wilds_face() {
+    use crate::bot::knowledge::Knowledge;
+    use crate::bot::{Bot, Level, LevelBot};
+    let g = scripted(
+        pf(),
+        [
+            "123m456m789s7p9p7z1z2z",
+            "1p4p7p2s5s1m4m7m1z2z3z4z5z",
+            "2p5p1p4s6s2m5m8m1z2z3z4z5z",
+            "3p6p9p4s6s3m6m9m1z2z3z4z2p",
+        ],
+        "7p",
+        "",
+    );
+    assert_eq!(g.stand_in(), Some((Tile::RED, t("8p"))));
+    let v = g.view(Seat(0));
+    let k = Knowledge::from_view(&v);
+    assert_eq!(k.stand_in, Some((Tile::RED, t("8p"))));
+    let (real, wilds) = k.split_wilds(&k.hand, t("8p"));
+    assert_eq!((real.get(t("8p")), real.get(Tile::RED), wilds), (1, 0, 0));
+    for level in [Level::Normal, Level::Hard] {
+        for seed in 0..8 {
+            let a = LevelBot::new(level, seed).choose(&v);
+            assert!(
+                [Action::Discard(t("1z")), Action::Discard(t("2z"))].contains(&a),
+                "{level:?} seed {seed}: {a:?}"
+            );
+        }
+    }
+}
