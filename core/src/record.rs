@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 
 use crate::fair::{FairWall, FairnessError};
 use crate::game::{Action, Event, Game, HandResult, HandSetup, Scorer, WinScore};
-use crate::rules::RuleSet;
+use crate::rules::{Piao, RuleSet};
 use crate::score::hangzhou;
 use crate::seat::Seat;
 
@@ -398,7 +398,20 @@ impl Verifier {
                     accepted: format!("{} version {}", preset.name, preset.version),
                 });
             }
-            let differences = rule_differences(preset, rules);
+            // 飘 chosen each hand: the seats' choices are this hand's, not a rule change.
+            let mut same_choices;
+            let compared = match (preset.piao, rules.piao) {
+                (Piao::Chosen(p), Piao::Chosen(_)) => {
+                    rules
+                        .validate()
+                        .map_err(|e| ReplayError::BadSetup(e.to_string()))?;
+                    same_choices = rules.clone();
+                    same_choices.piao = Piao::Chosen(p);
+                    &same_choices
+                }
+                _ => rules,
+            };
+            let differences = rule_differences(preset, compared);
             if !differences.is_empty() {
                 return Err(ReplayError::RulesDiffer {
                     name: preset.name.clone(),

@@ -69,8 +69,7 @@ pub enum PungLimit {
 }
 
 /// 飘分: an extra stake on a hand; between the winner and each payer both players' 飘 are
-/// added to the payment. (The servers also offer 飘 chosen by each player every hand; that
-/// needs a choice before the deal, which hands do not carry yet.)
+/// added to the payment.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Piao {
@@ -79,6 +78,10 @@ pub enum Piao {
     None,
     /// 定飘: every player's 飘 is this fixed amount.
     Fixed(u8),
+    /// 飘 chosen by each seat before every hand, per seat (0 until chosen). A match's rules
+    /// start at zeros and each hand's setup carries that hand's choices (see
+    /// [`crate::game::Match::choose_piao`]), so a record replays and verifies with them.
+    Chosen([u8; 4]),
 }
 
 /// 跑风 announced or private.
@@ -547,6 +550,11 @@ impl RuleSet {
         {
             return bad(format!("fixed 飘 {n} (at most {MAX_PIAO})"));
         }
+        if let Piao::Chosen(p) = self.piao
+            && p.iter().any(|&n| n > MAX_PIAO)
+        {
+            return bad(format!("chosen 飘 {p:?} (each at most {MAX_PIAO})"));
+        }
         if !(1..=4).contains(&self.rounds) {
             return bad(format!(
                 "rounds {} (1–4, one per prevalent wind)",
@@ -740,6 +748,10 @@ mod tests {
             },
             RuleSet {
                 piao: Piao::Fixed(200),
+                ..RuleSet::tongcheng_dianpao()
+            },
+            RuleSet {
+                piao: Piao::Chosen([0, 11, 0, 0]),
                 ..RuleSet::tongcheng_dianpao()
             },
             RuleSet {

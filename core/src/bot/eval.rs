@@ -5,7 +5,7 @@
 use super::knowledge::Knowledge;
 use crate::hand::{Meld, MeldKind};
 use crate::score::mcr;
-use crate::shanten::{ShapeShanten, best, best_after_each_discard, honors_knitted_shanten};
+use crate::shanten::{ShapeShanten, honors_knitted_shanten};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
 
 /// The shanten and useful tiles of the shapes at the minimum.
@@ -19,7 +19,7 @@ pub struct Progress {
 
 /// Overall shanten with the union of useful tiles over the shapes that reach it.
 pub fn progress(k: &Knowledge, c: &TileCounts, melds: usize) -> Progress {
-    let s = best(c, melds).unwrap_or(ShapeShanten {
+    let s = k.best(c, melds).unwrap_or(ShapeShanten {
         // Only reachable with an impossible hand size: hopeless rather than a panic.
         shanten: 8,
         useful: TileSet::EMPTY,
@@ -53,7 +53,7 @@ pub fn progress_after_each_discard(
         useful: TileSet::EMPTY,
         live: 0,
     };
-    let Ok(each) = best_after_each_discard(c, melds, which, slack) else {
+    let Ok(each) = k.best_after_each_discard(c, melds, which, slack) else {
         // Only reachable with an impossible hand size: hopeless rather than a panic.
         return [hopeless; KINDS];
     };

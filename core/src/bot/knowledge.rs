@@ -3,9 +3,10 @@
 
 use crate::game::{SeatView, TableMeld};
 use crate::hand::{Meld, MeldKind};
-use crate::rules::Scoring;
+use crate::rules::{Scoring, WildRule};
 use crate::score::mcr::McrOptions;
 use crate::seat::{Seat, Wind};
+use crate::shanten::{ShantenError, ShapeShanten};
 use crate::tile::{KINDS, Tile, TileCounts};
 
 /// Another seat as this seat sees it.
@@ -44,6 +45,12 @@ pub struct Knowledge {
     /// follow them); under the Tongcheng games it does not, so the hard bot plays the
     /// fastest hand there, with defence.
     pub fans_pay: bool,
+    /// Whether the Chinese Official shapes (thirteen orphans, the knitted hands) win here;
+    /// under the Tongcheng games only the standard shape and seven pairs count.
+    pub official_shapes: bool,
+    /// The stand-in tile and the face it plays as a natural tile: 白 as the turned-up face
+    /// (翻财神), 中 as the wild's face (跑风).
+    pub stand_in: Option<(Tile, Tile)>,
 }
 
 fn meld_of(tm: &TableMeld) -> Option<Meld> {
@@ -128,6 +135,8 @@ impl Knowledge {
             wall_remaining: v.wall_remaining,
             opponents,
             fans_pay: v.rules.tongcheng_table().is_none(),
+            official_shapes: v.rules.tongcheng_table().is_none(),
+            stand_in: stand_in_face(v),
             mcr: match v.rules.scoring {
                 Scoring::Mcr => v.rules.mcr,
                 Scoring::Hangzhou(_) | Scoring::Tongcheng(_) => McrOptions {
@@ -136,6 +145,64 @@ impl Knowledge {
                 },
             },
         }
+    }
+
+    /// Shanten over the shapes that win under these rules.
+    pub fn shanten(&self, c: &TileCounts, melds: usize) -> i8 {
+        if self.official_shapes {
+            crate::shanten::shanten_number(c, melds)
+        } else {
+            crate::shanten::standard_or_seven_pairs_number(c, melds)
+        }
+    }
+
+    /// Shanten after each discard from the 14-tile hand `c`, over the shapes that win here;
+    /// kinds not held stay at `i8::MAX`.
+    pub fn after_each_discard(&self, c: &TileCounts, melds: usize) -> [i8; KINDS] {
+        if self.official_shapes {
+            return crate::shanten::after_each_discard(c, melds);
+        }
+        match crate::shanten::standard_or_seven_pairs_after_each_discard(c, melds, u64::MAX) {
+            Ok(each) => each.map(|s| s.shanten),
+            // Only reachable with an impossible hand size: hopeless rather than a panic.
+            Err(_) => [i8::MAX; KINDS],
+        }
+    }
+
+    /// Shanten and useful tiles after each discard in `which` from the 14-tile hand `c`, over
+    /// the shapes that win here (see [`crate::shanten::best_after_each_discard`]).
+    pub fn best_after_each_discard(
+        &self,
+        c: &TileCounts,
+        melds: usize,
+        which: u64,
+        slack: i8,
+    ) -> Result<[ShapeShanten; KINDS], ShantenError> {
+        if self.official_shapes {
+            crate::shanten::best_after_each_discard(c, melds, which, slack)
+        } else {
+            crate::shanten::standard_or_seven_pairs_after_each_discard(c, melds, which)
+        }
+    }
+
+    /// The shanten and useful tiles of the 13- or 14-tile hand `c`, over the shapes that win.
+    pub fn best(&self, c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> {
+        if self.official_shapes {
+            crate::shanten::best(c, melds)
+        } else {
+            crate::shanten::standard_or_seven_pairs(c, melds)
+        }
+    }
+
+    /// Splits `c` into natural tiles and a count of wilds, the stand-in read as its face.
+    pub fn split_wilds(&self, c: &TileCounts, wild: Tile) -> (TileCounts, u8) {
+        let (mut real, wilds) = crate::score::hangzhou::split_wilds(c, Some(wild), None);
+        if let Some((tile, face)) = self.stand_in {
+            let n = real.0[tile.index()];
+            real.0[tile.index()] = 0;
+            real.0[face.index()] += n;
+        }
+        (real, wilds)
     }
 
     /// Copies of `t` this seat has not seen: still in the wall or in other hands.
@@ -153,4 +220,16 @@ impl Knowledge {
     pub fn has_chow_meld(&self) -> bool {
         self.melds.iter().any(|m| m.kind == MeldKind::Chow)
     }
+}
+
+/// The stand-in and its face from a view: under 跑风 中 plays the wild's own face, under
+/// 翻财神 白 plays the turned-up tile's.
+fn stand_in_face(v: &SeatView) -> Option<(Tile, Tile)> {
+    let tile = v.stand_in?;
+    let face = if v.rules.wild == WildRule::FlippedNext {
+        v.wild?
+    } else {
+        v.wild_indicator?
+    };
+    Some((tile, face))
 }

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Action, Decision, DecisionKind, SeatView};
 use crate::hand::{KongKind, Meld, MeldKind};
-use crate::shanten::{after_each_discard, best_after_each_discard, shanten_number};
+use crate::shanten::{after_each_discard, shanten_number};
 use crate::tile::{Tile, TileCounts};
 use eval::{Progress, danger, progress, valid_waits, value};
 use knowledge::Knowledge;
@@ -483,7 +483,7 @@ impl LevelBot {
             }
             let mut c = k.hand;
             c.remove(t);
-            let (real, wilds) = crate::score::hangzhou::split_wilds(&c, Some(wild), None);
+            let (real, wilds) = k.split_wilds(&c, wild);
             let (s, useful) = match crate::shanten::analyze_wild(&real, wilds, wild, melds) {
                 Ok(w) => {
                     let shape = match w.seven_pairs {
@@ -523,7 +523,7 @@ impl LevelBot {
                 }
                 let mut best = Vec::new();
                 let mut best_s = i8::MAX;
-                let after = after_each_discard(&k.hand, melds);
+                let after = k.after_each_discard(&k.hand, melds);
                 for a in legal {
                     let Action::Discard(t) = *a else { continue };
                     let s = after[t.index()];
@@ -572,7 +572,8 @@ impl LevelBot {
                         discards |= 1 << t.index();
                     }
                 }
-                let each = best_after_each_discard(&k.hand, melds, discards, 0)
+                let each = k
+                    .best_after_each_discard(&k.hand, melds, discards, 0)
                     .expect("a turn holds 14 tiles counting melds as 3");
                 let best_s = each
                     .iter()
@@ -618,7 +619,7 @@ impl LevelBot {
             } else {
                 k.melds.len()
             };
-            if shanten_number(&c, melds) <= best_shanten {
+            if k.shanten(&c, melds) <= best_shanten {
                 return Some(*a);
             }
         }
@@ -716,7 +717,7 @@ impl LevelBot {
 /// A pung or kong that brings the hand closer to a win (a kong: no further away), else a
 /// pass: for rules where every win pays the same whatever its fans.
 fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action], eager: bool) -> Action {
-    let now = shanten_number(&k.hand, k.melds.len());
+    let now = k.shanten(&k.hand, k.melds.len());
     for a in [Action::Kong, Action::Pung] {
         if !legal.contains(&a) {
             continue;
@@ -725,9 +726,9 @@ fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action], eager: bool) -> Act
             continue;
         };
         let s = if a == Action::Kong {
-            shanten_number(&after, melds.len())
+            k.shanten(&after, melds.len())
         } else {
-            let each = after_each_discard(&after, melds.len());
+            let each = k.after_each_discard(&after, melds.len());
             after
                 .kinds()
                 .map(|d| each[d.index()])
@@ -754,7 +755,8 @@ fn wild_claim(
     white_as: Option<Tile>,
 ) -> Action {
     let distance = |c: &TileCounts, melds: usize| -> i8 {
-        let (real, wilds) = crate::score::hangzhou::split_wilds(c, Some(wild), white_as);
+        // The stand-in (白 under 翻财神, 中 under 跑风) counts as the face it plays.
+        let (real, wilds) = k.split_wilds(c, wild);
         crate::shanten::analyze_wild(&real, wilds, wild, melds).map_or(8, |w| w.shanten)
     };
     let now = distance(&k.hand, k.melds.len());

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Action, Game, GameError, HandResult, HandSetup};
-use crate::rules::{DealerRule, RuleSet};
+use crate::rules::{DealerRule, MAX_PIAO, Piao, RuleSet};
 use crate::seat::{Seat, Wind};
 use crate::wall::Seed;
 
@@ -25,6 +25,17 @@ pub struct HandSummary {
     /// Which seat each player sat in.
     pub seating: [Seat; 4],
     pub result: HandResult,
+}
+
+/// Why a 飘 choice was refused; the hand is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PiaoError {
+    #[error("these rules have no 飘 chosen each hand")]
+    NotChosenEachHand,
+    #[error("飘 {0} (at most {MAX_PIAO})")]
+    TooHigh(u8),
+    #[error("飘 is chosen before the hand's first action")]
+    HandStarted,
 }
 
 /// A match in progress.
@@ -113,6 +124,26 @@ impl Match {
         };
         self.game = Game::new(setup);
         true
+    }
+
+    /// Records the 飘 that `seat` chose for the current hand, before anyone has acted, under
+    /// rules with 飘 chosen each hand. The choice goes into the hand's setup (so its record
+    /// replays with it) and lasts this hand only; the next hand starts at 0 again.
+    pub fn choose_piao(&mut self, seat: Seat, piao: u8) -> Result<(), PiaoError> {
+        let Piao::Chosen(mut chosen) = self.game.rules().piao else {
+            return Err(PiaoError::NotChosenEachHand);
+        };
+        if piao > MAX_PIAO {
+            return Err(PiaoError::TooHigh(piao));
+        }
+        if !self.game.actions().is_empty() || self.game.is_finished() {
+            return Err(PiaoError::HandStarted);
+        }
+        chosen[seat.index()] = piao;
+        let mut setup = self.game.setup().clone();
+        setup.rules.piao = Piao::Chosen(chosen);
+        self.game = Game::new(setup);
+        Ok(())
     }
 
     /// Plays an action in the current hand.

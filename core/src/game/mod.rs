@@ -20,7 +20,7 @@ mod wild;
 mod win;
 
 pub use events::{Decision, DecisionKind, Event, SeatView, TableMeld};
-pub use matches::{HandSummary, Match};
+pub use matches::{HandSummary, Match, PiaoError};
 pub use scoring::{FanLine, Scorer, WinScore};
 
 use serde::{Deserialize, Serialize};

@@ -76,6 +76,7 @@ impl Game {
         match self.setup.rules.piao {
             Piao::None => [0; 4],
             Piao::Fixed(n) => [n; 4],
+            Piao::Chosen(p) => p,
         }
     }
 

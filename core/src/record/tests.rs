@@ -226,3 +226,47 @@ fn version_1_records_upgrade_and_verify() {
         }
     }
 }
+
+/// Under a preset with 飘 chosen each hand, a record's choices are not a rule change; out of
+/// range choices and another 飘 mode still are refused.
+#[test]
+fn chosen_piao_is_no_rule_difference_from_its_preset() {
+    use crate::game::Match;
+    use crate::rules::Piao;
+    let preset = RuleSet {
+        name: "tongcheng-dianpao-piao".into(),
+        piao: Piao::Chosen([0; 4]),
+        ..RuleSet::tongcheng_dianpao()
+    };
+    let verifier = Verifier {
+        presets: vec![preset.clone()],
+        custom: false,
+    };
+    let mut m = Match::single(setup(preset, 4));
+    m.choose_piao(Seat(0), 3).unwrap();
+    m.choose_piao(Seat(2), 1).unwrap();
+    let mut players: [crate::bot::SimplePlayer; 4] =
+        std::array::from_fn(|i| crate::bot::SimplePlayer::new(i as u64));
+    while !m.game().is_finished() {
+        for s in m.game().pending_seats() {
+            let a = players[s.index()].pick(&m.game().legal_actions(s));
+            m.apply(s, a).unwrap();
+        }
+    }
+    let record = HandRecord::of(m.game()).unwrap();
+    verifier.verify(&record).unwrap();
+    let with = |piao: Piao| {
+        let mut r = record.clone();
+        r.setup.rules.piao = piao;
+        r.id = RecordId::of(&r.setup, &r.actions);
+        verifier.verify(&r).err()
+    };
+    assert!(matches!(
+        with(Piao::Chosen([0, 11, 0, 0])),
+        Some(ReplayError::BadSetup(_))
+    ));
+    assert!(matches!(
+        with(Piao::Fixed(1)),
+        Some(ReplayError::RulesDiffer { .. })
+    ));
+}

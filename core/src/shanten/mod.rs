@@ -173,6 +173,72 @@ pub fn shanten_number(c: &TileCounts, melds: usize) -> i8 {
     special_shanten(&c.0, melds, regular)
 }
 
+/// Shanten over the standard shape and seven pairs only (a concealed quad is two pairs): the
+/// shapes the Tongcheng games score, so a bot there never counts a step toward thirteen
+/// orphans or a knitted hand that could not win. For 13 or 14 tiles (melds count 3 each).
+pub fn standard_or_seven_pairs_number(c: &TileCounts, melds: usize) -> i8 {
+    let melds = melds.min(4);
+    let regular = crate::hand::shapes_regular_distance(&c.0, 4 - melds) as i8 - 1;
+    if melds > 0 {
+        return regular;
+    }
+    regular.min(seven_pairs13(&c.0).shanten)
+}
+
+/// [`standard_or_seven_pairs_number`] with useful tiles (those of each shape at the minimum).
+pub fn standard_or_seven_pairs(c: &TileCounts, melds: usize) -> Result<ShapeShanten, ShantenError> {
+    let full = check(c, 0, melds)?;
+    let regular = per_shape(&c.0, full, |c| regular13(c, 4 - melds));
+    if melds > 0 {
+        return Ok(regular);
+    }
+    let pairs = per_shape(&c.0, full, seven_pairs13);
+    Ok(merge_shapes(regular, pairs))
+}
+
+/// [`standard_or_seven_pairs`] after each discard in `which` from a 14-tile hand; kinds not
+/// held or not in `which` stay at `i8::MAX` with no useful tiles.
+pub fn standard_or_seven_pairs_after_each_discard(
+    c: &TileCounts,
+    melds: usize,
+    which: u64,
+) -> Result<[ShapeShanten; KINDS], ShantenError> {
+    if !check(c, 0, melds)? {
+        return Err(ShantenError::WrongSize(c.total() + 3 * melds));
+    }
+    let mut out = [ShapeShanten {
+        shanten: i8::MAX,
+        useful: TileSet::EMPTY,
+    }; KINDS];
+    let mut work = c.0;
+    for i in 0..KINDS {
+        if work[i] == 0 || which & (1 << i) == 0 {
+            continue;
+        }
+        work[i] -= 1;
+        let regular = regular13(&work, 4 - melds);
+        out[i] = if melds == 0 {
+            merge_shapes(regular, seven_pairs13(&work))
+        } else {
+            regular
+        };
+        work[i] += 1;
+    }
+    Ok(out)
+}
+
+/// The lower of two shapes' shanten, with the useful tiles of each shape at it.
+fn merge_shapes(a: ShapeShanten, b: ShapeShanten) -> ShapeShanten {
+    match a.shanten.cmp(&b.shanten) {
+        std::cmp::Ordering::Less => a,
+        std::cmp::Ordering::Greater => b,
+        std::cmp::Ordering::Equal => ShapeShanten {
+            shanten: a.shanten,
+            useful: a.useful | b.useful,
+        },
+    }
+}
+
 /// Runs a 13-tile shape function, or for 14 tiles: −1 when complete, else the best discards.
 fn per_shape(
     c: &[u8; KINDS],
@@ -319,5 +385,46 @@ mod tests {
         assert_eq!(analyze(&c, 5), Err(ShantenError::TooManyMelds));
         let c = TileCounts::parse("1234m").unwrap();
         assert!(analyze(&c, 3).is_ok());
+    }
+
+    /// The Tongcheng shapes (standard, seven pairs) agree across the number, the full query
+    /// and the per-discard pass, and are never closer than all the official shapes together.
+    #[test]
+    fn standard_or_seven_pairs_agrees_with_itself_and_bounds_the_official_shapes() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..400 {
+            let mut deck: Vec<u8> = (0..KINDS as u8).flat_map(|k| [k; 4]).collect();
+            let melds = (next() % 3) as usize * usize::from(next() % 2 == 0);
+            let mut c = TileCounts::default();
+            for _ in 0..14 - 3 * melds {
+                let i = (next() % deck.len() as u64) as usize;
+                c.add(Tile::from_index(deck.swap_remove(i)).unwrap());
+            }
+            let full = standard_or_seven_pairs(&c, melds).unwrap();
+            assert_eq!(full.shanten, standard_or_seven_pairs_number(&c, melds));
+            assert!(full.shanten >= best(&c, melds).unwrap().shanten);
+            let each = standard_or_seven_pairs_after_each_discard(&c, melds, u64::MAX).unwrap();
+            for t in c.kinds() {
+                let mut d = c;
+                d.remove(t);
+                let one = standard_or_seven_pairs(&d, melds).unwrap();
+                assert_eq!(each[t.index()].shanten, one.shanten);
+                assert_eq!(each[t.index()].useful, one.useful);
+                assert_eq!(one.shanten, standard_or_seven_pairs_number(&d, melds));
+            }
+        }
+        // Thirteen orphans is ready under 国标 and six steps away here (no pairs).
+        let orphans = TileCounts::parse("19m19p19s1234567z").unwrap();
+        assert_eq!(best(&orphans, 0).unwrap().shanten, 0);
+        assert_eq!(standard_or_seven_pairs_number(&orphans, 0), 6);
+        // Seven pairs with a quad (two pairs) is complete.
+        let pairs = TileCounts::parse("1111m22p33p44s55s66z").unwrap();
+        assert_eq!(standard_or_seven_pairs_number(&pairs, 0), -1);
     }
 }

@@ -669,6 +669,51 @@ fn paofeng_no_discard_wins_and_open_paofeng_blocks_pungs() {
     }
 }
 
+/// 明跑 blocks pungs only (the spec's rule: "while anyone is 跑风, nobody may pung"): on the
+/// 跑风 seat's discards and on everyone else's, for as long as a seat is 跑风; an exposed kong
+/// on a discard stays allowed. Under 暗跑 nothing is blocked.
+#[test]
+fn open_paofeng_blocks_every_seats_pungs_but_not_exposed_kongs() {
+    for mode in [Paofeng::Open, Paofeng::Hidden] {
+        let open = mode == Paofeng::Open;
+        let rules = RuleSet {
+            paofeng: mode,
+            ..pf()
+        };
+        let mut g = scripted(
+            rules,
+            [
+                "6z6z3333s123m456m8p9m",
+                "9m9m9m2s5s1m4m1z2z3z4z5z1p",
+                "2p5p1p4s6s2m5m8m1z1z2z3z4z",
+                "3p6p9p4s6s3m6m7m2z3z4z2p5z",
+            ],
+            "7p7s8s",
+            "9s",
+        );
+        discard(&mut g, Seat(0), "6z");
+        discard(&mut g, Seat(0), "6z");
+        g.apply(Seat(0), Action::ConcealedKong(t("3s"))).unwrap();
+        discard(&mut g, Seat(0), "9m");
+        assert!(g.is_paofeng(Seat(0)));
+        let on_9m = g.legal_actions(Seat(1));
+        assert!(on_9m.contains(&Action::Kong), "{on_9m:?}");
+        assert_eq!(on_9m.contains(&Action::Pung), !open, "{on_9m:?}");
+        // Every seat sees the announcement under 明跑; only seat 0 itself under 暗跑.
+        let seen: Vec<Seat> = if open { vec![Seat(0)] } else { vec![] };
+        assert_eq!(g.view(Seat(2)).paofeng, seen);
+        assert_eq!(g.view(Seat(0)).paofeng, vec![Seat(0)]);
+        g.apply(Seat(1), Action::Pass).unwrap();
+        // Seat 1's own discard: seat 2's pair of 1z may not be punged while seat 0 is 跑风.
+        assert_eq!(g.turn().map(|(s, _)| s), Some(Seat(1)));
+        discard(&mut g, Seat(1), "1z");
+        assert!(g.is_paofeng(Seat(0)));
+        let on_1z = g.legal_actions(Seat(2));
+        assert_eq!(on_1z.contains(&Action::Pung), !open, "{on_1z:?}");
+        g.check_invariants().unwrap();
+    }
+}
+
 #[test]
 fn paofeng_special_indicators() {
     for (indicator, wild, stand_in, flower) in [
@@ -760,5 +805,201 @@ fn bot_hands_of_both_games_keep_every_invariant() {
         }
         assert!(wins > 20, "{}: {wins} wins in 60 hands", rules.name);
         eprintln!("{}: {wins} wins, {multi} with several winners", rules.name);
+    }
+}
+
+/// Extra money each payment carries with 飘 `piao`: the winner's 飘 plus the payer's, from
+/// each payer (the discarder, or every other seat on a self-draw).
+fn piao_money(r: &HandResult, piao: [u8; 4]) -> [i32; 4] {
+    let mut d = [0; 4];
+    for w in r.all_winners() {
+        let payers: Vec<Seat> = match r.discarder {
+            Some(p) => vec![p],
+            None => Seat::ALL.into_iter().filter(|&s| s != w).collect(),
+        };
+        for p in payers {
+            let n = i32::from(piao[w.index()]) + i32::from(piao[p.index()]);
+            d[p.index()] -= n;
+            d[w.index()] += n;
+        }
+    }
+    d
+}
+
+#[test]
+fn piao_chosen_each_hand_is_paid_both_ways_and_replays_from_the_record() {
+    let rules = RuleSet {
+        name: "tongcheng-dianpao-piao".into(),
+        piao: Piao::Chosen([0; 4]),
+        ..dp()
+    };
+    rules.validate().unwrap();
+    use crate::bot::{Bot, Level, LevelBot};
+    let chosen = [2, 1, 0, 3];
+    let mut checked = 0;
+    for i in 0..40 {
+        if checked == 8 {
+            break;
+        }
+        let setup = HandSetup {
+            rules: rules.clone(),
+            seed: Seed::from_u64(i),
+            dealer: Seat((i % 4) as u8),
+            prevalent: Wind::East,
+            dealer_level: 0,
+        };
+        // The same hand with nobody's 飘, then with the choices made before the first action.
+        let mut plain = Game::new(setup.clone());
+        let mut bots: [LevelBot; 4] = std::array::from_fn(|_| LevelBot::new(Level::Normal, i));
+        while !plain.is_finished() {
+            for s in plain.pending_seats() {
+                let a = bots[s.index()].choose(&plain.view(s));
+                plain.apply(s, a).unwrap();
+            }
+        }
+        let Some(r0) = plain.result().filter(|r| r.winner.is_some()).cloned() else {
+            continue;
+        };
+        let mut m = Match::single(setup);
+        for s in Seat::ALL {
+            m.choose_piao(s, chosen[s.index()]).unwrap();
+        }
+        assert_eq!(m.game().rules().piao, Piao::Chosen(chosen));
+        assert_eq!(m.game().view(Seat(2)).rules.piao, Piao::Chosen(chosen));
+        for &(s, a) in plain.actions() {
+            m.apply(s, a).unwrap();
+        }
+        let r = m.game().result().unwrap();
+        let extra = piao_money(&r0, chosen);
+        let expected: Vec<i32> = (0..4).map(|k| r0.deltas[k] + extra[k]).collect();
+        assert_eq!(r.deltas.to_vec(), expected, "hand {i}");
+        assert_eq!(r.deltas.iter().sum::<i32>(), 0);
+        // The record carries the choices and verifies; without them it would not.
+        let record = HandRecord::of(m.game()).unwrap();
+        let back = HandRecord::from_json(&record.to_json()).unwrap();
+        let verifier = crate::record::Verifier::any_preset().allow_custom();
+        assert_eq!(verifier.verify(&back).unwrap().result(), Some(r));
+        let mut forged = record.clone();
+        forged.setup.rules.piao = Piao::Chosen([0; 4]);
+        forged.id = crate::record::RecordId::of(&forged.setup, &forged.actions);
+        assert!(matches!(
+            verifier.verify(&forged),
+            Err(crate::record::ReplayError::ResultDiffers(_))
+        ));
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} won hands");
+}
+
+#[test]
+fn piao_is_chosen_before_the_first_action_within_bounds_and_lasts_one_hand() {
+    let rules = RuleSet {
+        name: "tongcheng-dianpao-piao".into(),
+        piao: Piao::Chosen([0; 4]),
+        ..dp()
+    };
+    let mut m = Match::new(rules.clone(), Seed::from_u64(3));
+    assert_eq!(
+        m.choose_piao(Seat(1), crate::rules::MAX_PIAO + 1),
+        Err(PiaoError::TooHigh(crate::rules::MAX_PIAO + 1))
+    );
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0; 4]));
+    m.choose_piao(Seat(1), 4).unwrap();
+    let dealt = m.game().events_for(Seat(0));
+    // Choosing again changes the choice, not the deal.
+    m.choose_piao(Seat(1), 2).unwrap();
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0, 2, 0, 0]));
+    assert_eq!(m.game().events_for(Seat(0)), dealt);
+    let (s, _) = m.game().turn().unwrap();
+    let a = *m.game().legal_actions(s).last().unwrap();
+    m.apply(s, a).unwrap();
+    assert_eq!(m.choose_piao(Seat(1), 1), Err(PiaoError::HandStarted));
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0, 2, 0, 0]));
+    // Played out, the next hand starts from nobody's 飘.
+    let mut players: [SimplePlayer; 4] = std::array::from_fn(|i| SimplePlayer::new(i as u64));
+    while !m.game().is_finished() {
+        for s in m.game().pending_seats() {
+            let a = players[s.index()].pick(&m.game().legal_actions(s));
+            m.apply(s, a).unwrap();
+        }
+    }
+    assert!(m.next_hand());
+    assert_eq!(m.game().rules().piao, Piao::Chosen([0; 4]));
+    // Rules without 飘 chosen each hand refuse a choice.
+    let mut fixed = Match::new(dp(), Seed::from_u64(3));
+    assert_eq!(
+        fixed.choose_piao(Seat(0), 1),
+        Err(PiaoError::NotChosenEachHand)
+    );
+}
+
+/// The Tongcheng bots count only the shapes these games score: a hand one tile from thirteen
+/// orphans is far from any Tongcheng win, and the bot does not keep it for that shape.
+#[test]
+fn tongcheng_bots_do_not_chase_chinese_official_shapes() {
+    use crate::bot::knowledge::Knowledge;
+    use crate::bot::{Bot, Level, LevelBot};
+    let hands = [
+        "19m19p19s1234567z5m",
+        "123m456m789p2s5s8s1z",
+        "2m5m8m3p6p4s6s2z2z3z3z4z4z",
+        "3m6m7m4p5p7s8s5z5z6z6z7z7z",
+    ];
+    for (rules, official) in [(RuleSet::guobiao(), true), (dp(), false)] {
+        let rules = RuleSet {
+            flowers: false,
+            ..rules
+        };
+        let g = scripted(rules.clone(), hands, "", "");
+        let v = g.view(Seat(0));
+        let k = Knowledge::from_view(&v);
+        assert_eq!(k.official_shapes, official);
+        let mut orphans = k.hand;
+        orphans.remove(t("5m"));
+        // Ready for thirteen orphans under 国标; no closer than seven pairs allows here.
+        assert_eq!(k.shanten(&orphans, 0), if official { 0 } else { 6 });
+        for level in [Level::Normal, Level::Hard] {
+            let a = LevelBot::new(level, 1).choose(&v);
+            assert_eq!(
+                a == Action::Discard(t("5m")),
+                official,
+                "{} {level:?}: {a:?}",
+                rules.name
+            );
+        }
+    }
+}
+
+/// Under 跑风 the bots read 中 as the natural tile of the wild's face (here 8p), so 7p 中 9p
+/// is a set and the 中 is kept.
+#[test]
+fn paofeng_bots_read_zhong_as_the_wilds_face() {
+    use crate::bot::knowledge::Knowledge;
+    use crate::bot::{Bot, Level, LevelBot};
+    let g = scripted(
+        pf(),
+        [
+            "123m456m789s7p9p7z1z2z",
+            "1p4p7p2s5s1m4m7m1z2z3z4z5z",
+            "2p5p1p4s6s2m5m8m1z2z3z4z5z",
+            "3p6p9p4s6s3m6m9m1z2z3z4z2p",
+        ],
+        "7p",
+        "",
+    );
+    assert_eq!(g.stand_in(), Some((Tile::RED, t("8p"))));
+    let v = g.view(Seat(0));
+    let k = Knowledge::from_view(&v);
+    assert_eq!(k.stand_in, Some((Tile::RED, t("8p"))));
+    let (real, wilds) = k.split_wilds(&k.hand, t("8p"));
+    assert_eq!((real.get(t("8p")), real.get(Tile::RED), wilds), (1, 0, 0));
+    for level in [Level::Normal, Level::Hard] {
+        for seed in 0..8 {
+            let a = LevelBot::new(level, seed).choose(&v);
+            assert!(
+                [Action::Discard(t("1z")), Action::Discard(t("2z"))].contains(&a),
+                "{level:?} seed {seed}: {a:?}"
+            );
+        }
     }
 }
