@@ -105,6 +105,8 @@ pub struct Lobby {
     /// When this node last ran the shared queue's matcher, per rule set and kind (several
     /// nodes: one run per tick per node, however many requests wait here).
     shared_runs: Mutex<HashMap<(String, bool), Instant>>,
+    /// Requests waiting here in the shared queue (several nodes).
+    shared_waiting: AtomicU64,
 }
 
 impl Lobby {
@@ -116,12 +118,13 @@ impl Lobby {
         self.open_conns.load(Ordering::Relaxed) as usize
     }
 
-    /// Players waiting in every queue.
+    /// Players waiting in every queue (with several nodes: those whose request waits here).
     pub fn waiting(&self) -> usize {
         self.queues
             .lock()
             .map(|q| q.values().map(Queue::len).sum())
             .unwrap_or(0)
+            + self.shared_waiting.load(Ordering::Relaxed) as usize
     }
 }
 

@@ -9,6 +9,7 @@
 //! request (on its own node) then finds its row seated and answers with the table and node.
 //! A row is claimed by one run only, so no player is ever seated twice.
 
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
@@ -39,6 +40,10 @@ struct Leave {
 
 impl Drop for Leave {
     fn drop(&mut self) {
+        self.state
+            .lobby
+            .shared_waiting
+            .fetch_sub(1, Ordering::Relaxed);
         if self.armed {
             let store = self.state.store.clone();
             let (account, ticket) = (self.account, std::mem::take(&mut self.ticket));
@@ -69,6 +74,7 @@ pub async fn wait(
         ip: who.ip.map(|a| a.to_string()),
         since_ms: now_ms(),
     };
+    state.lobby.shared_waiting.fetch_add(1, Ordering::Relaxed);
     let mut leave = Leave {
         state: state.clone(),
         account: entry.account_id,
