@@ -12,7 +12,10 @@
 //!   same batch twice changes nothing;
 //! - record sequence numbers only grow, and a pull never misses a record committed before it:
 //!   uploads for one account are serialized (see each backend), so sequence order is commit
-//!   order within an account.
+//!   order within an account;
+//! - several nodes may share the PostgreSQL store: a room admits at most `people` accounts
+//!   (joins lock the room's row), and a queue row is claimed by one matcher run only (runs
+//!   lock the rows they take and skip those another run holds), so no player is seated twice.
 
 pub mod migrations;
 pub mod postgres;
