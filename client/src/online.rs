@@ -199,8 +199,25 @@ fn random_contribution() -> Contribution {
 }
 
 impl OnlineSession {
-    /// Connects with session `token`, joins the table, and waits for the welcome.
+    /// Connects with session `token`, joins the table, and waits for the welcome. A server
+    /// node that does not run the table names the one that does (`wrong_node`): the join is
+    /// made there instead, once (a second redirect is an error, never a loop).
     pub fn connect(
+        server: &str,
+        token: &str,
+        options: OnlineOptions,
+    ) -> Result<OnlineSession, ClientError> {
+        match OnlineSession::connect_once(server, token, options.clone()) {
+            Err(ClientError::Server { code, message, .. })
+                if code == "wrong_node" && message != server =>
+            {
+                OnlineSession::connect_once(&message, token, options)
+            }
+            other => other,
+        }
+    }
+
+    fn connect_once(
         server: &str,
         token: &str,
         options: OnlineOptions,

@@ -133,6 +133,10 @@ pub struct Seated {
     /// People seated, this player included (the other seats are bots).
     pub people: u8,
     pub bots: u8,
+    /// The base URL of the server node that runs the table (absent from a one-node server:
+    /// the same server). A join elsewhere is redirected there anyway.
+    #[serde(default)]
+    pub server: Option<String>,
 }
 
 /// One rating as the server shows it (per rule set).
@@ -193,6 +197,9 @@ pub struct RoomInfo {
     pub code: String,
     /// The table to sit down at once admitted.
     pub table: String,
+    /// The base URL of the server node that runs the table (absent from a one-node server).
+    #[serde(default)]
+    pub server: Option<String>,
     /// People invited, the owner included.
     pub people: u8,
     /// People admitted so far.

@@ -35,6 +35,11 @@ pub struct Config {
     pub online: OnlineConfig,
     /// The bearer token of the admin endpoints; `None`: they are refused (403).
     pub admin_token: Option<String>,
+    /// The base URL players reach this node at (room and queue answers name it, and other
+    /// nodes send players here); `None`: `http://` and the address it listens on.
+    pub public_url: Option<String>,
+    /// This node's name in logs; `None`: a random one.
+    pub node_id: Option<String>,
 }
 
 impl Default for Config {
@@ -53,6 +58,8 @@ impl Default for Config {
             limits: LimitConfig::default(),
             online: OnlineConfig::default(),
             admin_token: None,
+            public_url: None,
+            node_id: None,
         }
     }
 }
@@ -66,16 +73,49 @@ pub struct Shared {
     pub config: Config,
     /// The online tables being played.
     pub lobby: Lobby,
+    /// Which node this is.
+    pub node: Node,
+}
+
+/// A server node's identity among several sharing one PostgreSQL store.
+#[derive(Debug)]
+pub struct Node {
+    pub id: String,
+    /// Set once, when the node starts serving (the listening port may be chosen then).
+    url: std::sync::OnceLock<String>,
+}
+
+impl Node {
+    /// The base URL players reach this node at.
+    pub fn url(&self) -> &str {
+        self.url.get().map_or("", String::as_str)
+    }
 }
 
 pub type AppState = Arc<Shared>;
 
 impl Shared {
+    /// Whether other nodes may share this store (PostgreSQL): tables then note their home
+    /// node, and the queue is the store's rather than this node's. With SQLite the server is
+    /// one node.
+    pub fn several_nodes(&self) -> bool {
+        self.store.backend() == "postgres"
+    }
+
     /// The state over `store`; an accepted rule set that is not a preset is an error.
     pub fn new(store: Arc<dyn Store>, config: Config) -> Result<AppState, String> {
         let names: Vec<&str> = config.accepted_rules.iter().map(String::as_str).collect();
         let verifier = Verifier::presets(&names)?;
+        let url = std::sync::OnceLock::new();
+        if let Some(u) = &config.public_url {
+            let _ = url.set(u.trim_end_matches('/').to_string());
+        }
+        let node = Node {
+            id: config.node_id.clone().unwrap_or_else(crate::play::table_id),
+            url,
+        };
         Ok(Arc::new(Shared {
+            node,
             store,
             verifier,
             metrics: Metrics::default(),
@@ -128,6 +168,9 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     use axum::serve::ListenerExt;
+    if let Ok(addr) = listener.local_addr() {
+        let _ = state.node.url.set(format!("http://{addr}"));
+    }
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });

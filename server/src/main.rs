@@ -47,6 +47,13 @@ struct Cli {
     /// $TONGCHENG_ADMIN_TOKEN; neither: those endpoints are refused.
     #[arg(long, value_name = "TOKEN")]
     admin_token: Option<String>,
+    /// The base URL players reach this node at, when several nodes share a PostgreSQL store
+    /// (default: http:// and the listening address).
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// This node's name in logs (default: a random one).
+    #[arg(long, value_name = "ID")]
+    node_id: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -92,6 +99,8 @@ fn main() {
             config.online.ready_ms = cli.ready_ms;
             config.online.max_tables = cli.max_tables;
             config.online.match_hands = cli.match_hands;
+            config.public_url = cli.public_url;
+            config.node_id = cli.node_id;
             config.admin_token = cli
                 .admin_token
                 .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
@@ -126,8 +135,9 @@ fn run(
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         // The first line of output: tests and scripts read the port from it.
         println!(
-            "tongcheng-server listening on http://{addr} (store: {})",
-            state.store.backend()
+            "tongcheng-server listening on http://{addr} (store: {}, node {})",
+            state.store.backend(),
+            state.node.id
         );
         let _ = std::io::stdout().flush();
         tongcheng_server::serve(listener, state, shutdown_signal())

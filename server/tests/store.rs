@@ -4,7 +4,8 @@ mod support;
 
 use support::PgSchema;
 use tongcheng_server::store::{
-    self, LoginOutcome, NewRecord, RankedHand, Store, StoreError, StoredRating,
+    self, LoginOutcome, NewRecord, QueueClaim, QueueEntry, QueueState, RankedHand, RoomJoin,
+    RoomMember, Store, StoreError, StoredRating,
 };
 
 fn rec(id: char, n: usize) -> NewRecord {
@@ -235,6 +236,155 @@ fn suite(s: &dyn Store) {
     );
     assert_eq!(s.ranked_hands("hangzhou", 0, 10).unwrap().len(), 1);
     assert!(s.ranked_hands("nope", 0, 10).unwrap().is_empty());
+    several_nodes(s);
+}
+
+/// What several nodes share: tables' homes, rooms, the queue.
+fn several_nodes(s: &dyn Store) {
+    let now = 20_000;
+    let ids: Vec<i64> = (0..6)
+        .map(|i| {
+            device(
+                s.login_device(&format!("node-key-{i}"), None, "N", "phone", now)
+                    .unwrap(),
+            )
+            .account_id
+        })
+        .collect();
+    let member = |i: usize, ip: Option<&str>| RoomMember {
+        account_id: ids[i],
+        ip: ip.map(str::to_string),
+        name: format!("N{i}"),
+    };
+
+    // Table homes.
+    assert_eq!(s.table_home("t1").unwrap(), None);
+    s.put_table_home("t1", "http://a", now).unwrap();
+    assert_eq!(s.table_home("t1").unwrap().as_deref(), Some("http://a"));
+
+    // Rooms: a code is taken once; exactly `people` are admitted; re-joining changes nothing.
+    assert!(
+        s.create_room(
+            "123456",
+            "t1",
+            "http://a",
+            2,
+            &member(0, Some("1.1.1.1")),
+            now
+        )
+        .unwrap()
+    );
+    assert!(
+        !s.create_room("123456", "t2", "http://b", 4, &member(1, None), now)
+            .unwrap()
+    );
+    assert_eq!(
+        s.join_room("654321", &member(1, None)).unwrap(),
+        RoomJoin::NoRoom
+    );
+    let RoomJoin::Admitted(room) = s.join_room("123456", &member(1, Some("1.1.1.1"))).unwrap()
+    else {
+        panic!("not admitted");
+    };
+    assert_eq!(
+        (room.table_id.as_str(), room.node_url.as_str(), room.people),
+        ("t1", "http://a", 2)
+    );
+    assert_eq!(
+        room.members,
+        [member(0, Some("1.1.1.1")), member(1, Some("1.1.1.1"))]
+    );
+    assert_eq!(
+        s.join_room("123456", &member(2, None)).unwrap(),
+        RoomJoin::Full
+    );
+    assert_eq!(
+        s.join_room("123456", &member(1, Some("1.1.1.1"))).unwrap(),
+        RoomJoin::Admitted(room.clone())
+    );
+    assert_eq!(s.room("123456").unwrap(), Some(room.clone()));
+    assert_eq!(s.room_of_table("t1").unwrap(), Some(room));
+    // The table's match is over: home and room go, the code is free again.
+    s.drop_table("t1").unwrap();
+    assert_eq!(s.table_home("t1").unwrap(), None);
+    assert_eq!(s.room("123456").unwrap(), None);
+    assert!(
+        s.create_room("123456", "t3", "http://b", 1, &member(2, None), now)
+            .unwrap()
+    );
+
+    // The queue.
+    let entry = |i: usize, ticket: &str, since_ms: i64| QueueEntry {
+        account_id: ids[i],
+        ticket: ticket.into(),
+        rules: "guobiao".into(),
+        ranked: true,
+        rating: 25.0 + i as f64,
+        devices: vec![i as i64, 100 + i as i64],
+        ip: Some(format!("10.0.0.{i}")),
+        since_ms,
+    };
+    for i in 0..5 {
+        s.queue_put(&entry(i, "a", 1_000 + i as i64), 1_000)
+            .unwrap();
+    }
+    // A second request replaces the first's row.
+    s.queue_put(&entry(0, "b", 1_100), 1_100).unwrap();
+    assert_eq!(
+        s.queue_poll(ids[0], "a", 1_200).unwrap(),
+        QueueState::Replaced
+    );
+    assert_eq!(
+        s.queue_poll(ids[0], "b", 5_000).unwrap(),
+        QueueState::Waiting
+    );
+    assert_eq!(s.queue_poll(ids[5], "a", 1_200).unwrap(), QueueState::Gone);
+    assert_eq!(s.queue_len("guobiao", true).unwrap(), 5);
+    assert_eq!(s.queue_len("guobiao", false).unwrap(), 0);
+    // Only account 0 was seen after 2_000: the others are stale and dropped by a run.
+    let mut seen = Vec::new();
+    let claims = s
+        .queue_claim("guobiao", true, 2_000, &mut |w| {
+            seen = w.clone();
+            vec![QueueClaim {
+                table_id: "t9".into(),
+                node_url: "http://b".into(),
+                accounts: vec![w[0].account_id],
+            }]
+        })
+        .unwrap();
+    assert_eq!(seen, [entry(0, "b", 1_100)]);
+    assert_eq!(claims.len(), 1);
+    assert_eq!(s.queue_len("guobiao", true).unwrap(), 0);
+    assert_eq!(s.queue_poll(ids[1], "a", 6_000).unwrap(), QueueState::Gone);
+    assert_eq!(
+        s.queue_poll(ids[0], "b", 6_000).unwrap(),
+        QueueState::Seated {
+            table_id: "t9".into(),
+            node_url: "http://b".into(),
+            people: 1
+        }
+    );
+    assert_eq!(s.queue_poll(ids[0], "b", 6_000).unwrap(), QueueState::Gone);
+    // A run that names a player it does not hold changes nothing.
+    s.queue_put(&entry(2, "c", 7_000), 7_000).unwrap();
+    let bad = s.queue_claim("guobiao", true, 0, &mut |_| {
+        vec![QueueClaim {
+            table_id: "t10".into(),
+            node_url: "http://b".into(),
+            accounts: vec![ids[2], ids[3]],
+        }]
+    });
+    assert!(matches!(bad, Err(StoreError::Conflict(_))), "{bad:?}");
+    assert_eq!(
+        s.queue_poll(ids[2], "c", 7_100).unwrap(),
+        QueueState::Waiting
+    );
+    // Leaving takes a waiting row away (only the request's own).
+    s.queue_leave(ids[2], "other").unwrap();
+    assert_eq!(s.queue_len("guobiao", true).unwrap(), 1);
+    s.queue_leave(ids[2], "c").unwrap();
+    assert_eq!(s.queue_len("guobiao", true).unwrap(), 0);
 }
 
 #[test]

@@ -262,6 +262,9 @@ pub enum ErrorCode {
     Replaced,
     MatchOver,
     Internal,
+    /// The table runs on another server node; the message is that node's base URL, where
+    /// the client joins again.
+    WrongNode,
 }
 
 /// Why a message could not be read.

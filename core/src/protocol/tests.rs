@@ -203,6 +203,14 @@ fn server_messages_round_trip_and_seats_are_bounded() {
         serde_json::to_string(&ErrorCode::StaleDecision).unwrap(),
         "\"stale_decision\""
     );
+    // A redirect to the node running the table: its base URL is the message.
+    assert_eq!(
+        ServerMsg::parse(
+            r#"{"type":"error","code":"wrong_node","message":"http://10.0.0.2:8080"}"#
+        )
+        .unwrap(),
+        ServerMsg::error(ErrorCode::WrongNode, "http://10.0.0.2:8080")
+    );
 }
 
 #[test]

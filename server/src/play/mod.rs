@@ -9,6 +9,7 @@
 
 pub mod queue;
 pub mod rooms;
+pub mod shared;
 pub mod table;
 
 use std::collections::HashMap;
@@ -101,7 +102,11 @@ pub struct Lobby {
     /// Open `GET /v1/play` connections (a gauge for `/metrics` and load runs).
     open_conns: AtomicU64,
     queues: Mutex<Queues>,
-    rooms: Mutex<rooms::Rooms>,
+    /// When this node last ran the shared queue's matcher, per rule set and kind (several
+    /// nodes: one run per tick per node, however many requests wait here).
+    shared_runs: Mutex<HashMap<(String, bool), Instant>>,
+    /// Requests waiting here in the shared queue (several nodes).
+    shared_waiting: AtomicU64,
 }
 
 impl Lobby {
@@ -113,12 +118,13 @@ impl Lobby {
         self.open_conns.load(Ordering::Relaxed) as usize
     }
 
-    /// Players waiting in every queue.
+    /// Players waiting in every queue (with several nodes: those whose request waits here).
     pub fn waiting(&self) -> usize {
         self.queues
             .lock()
             .map(|q| q.values().map(Queue::len).sum())
             .unwrap_or(0)
+            + self.shared_waiting.load(Ordering::Relaxed) as usize
     }
 }
 
@@ -376,14 +382,33 @@ pub(crate) fn spawn_table(
     let lobby = state.lobby.tables.clone();
     let closing = id.to_string();
     let mine = tx.clone();
+    let store = state.store.clone();
     tokio::spawn(task(rx).run(Box::new(move || {
         if let Ok(mut t) = lobby.lock()
             && t.get(&closing).is_some_and(|s| s.same_channel(&mine))
         {
             t.remove(&closing);
+            // Its room's code is free again, and no node sends players here for it.
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = store.drop_table(&closing) {
+                    eprintln!("table {closing}: cannot forget it in the store: {e}");
+                }
+            });
         }
     })));
     tables.insert(id.to_string(), tx.clone());
+    if state.several_nodes() {
+        let (store, id, node) = (
+            state.store.clone(),
+            id.to_string(),
+            state.node.url().to_string(),
+        );
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = store.put_table_home(&id, &node, crate::now()) {
+                eprintln!("table {id}: cannot note its node in the store: {e}");
+            }
+        });
+    }
     tx
 }
 
@@ -407,7 +432,52 @@ async fn join(
     after: Option<u64>,
 ) -> Result<(u8, mpsc::Sender<Cmd>), (ErrorCode, String)> {
     let online = &state.config.online;
+    let asked = table.is_some();
     let id = table.unwrap_or_else(table_id);
+    if asked && state.several_nodes() {
+        let here = state
+            .lobby
+            .tables
+            .lock()
+            .map_err(|_| (ErrorCode::Internal, "lobby unavailable".to_string()))?
+            .get(&id)
+            .is_some_and(|tx| !tx.is_closed());
+        let store = state.store.clone();
+        let (table, account) = (id.clone(), auth.session.account_id);
+        let found = tokio::task::spawn_blocking(move || {
+            if here {
+                // A room admits on any node: a player admitted elsewhere is let in here.
+                let room = store.room_of_table(&table)?;
+                Ok((
+                    None,
+                    room.is_some_and(|r| r.members.iter().any(|m| m.account_id == account)),
+                ))
+            } else {
+                Ok((store.table_home(&table)?, false))
+            }
+        })
+        .await
+        .map_err(|_| (ErrorCode::Internal, "a task failed".to_string()))?
+        .map_err(|e: crate::store::StoreError| (ErrorCode::Internal, e.to_string()))?;
+        match found {
+            (Some(url), _) if url != state.node.url() => {
+                return Err((ErrorCode::WrongNode, url));
+            }
+            (_, true) => {
+                let tx = state
+                    .lobby
+                    .tables
+                    .lock()
+                    .map_err(|_| (ErrorCode::Internal, "lobby unavailable".to_string()))?
+                    .get(&id)
+                    .cloned();
+                if let Some(tx) = tx {
+                    let _ = tx.send(Cmd::Admit { account }).await;
+                }
+            }
+            _ => {}
+        }
+    }
     let tx = {
         let mut tables = state
             .lobby
@@ -488,6 +558,8 @@ pub struct Seated {
     /// People seated (the others are bots).
     pub people: usize,
     pub bots: usize,
+    /// The base URL of the node that runs the table: join it there.
+    pub server: String,
 }
 
 /// `POST /v1/queue`: waits in the rule set's queue until seated (a long poll; bots fill after
@@ -518,6 +590,9 @@ pub async fn queue(
         ip: ip.0.parse().ok(),
         rating: rating.map_or(crate::rating::initial(account, "").mu, |r| r.mu),
     };
+    if state.several_nodes() {
+        return shared::wait(&state, who, rules, req.ranked).await.map(Json);
+    }
     let key = (rules.name.clone(), req.ranked);
     let (ticket, mut seated) = oneshot::channel();
     {
@@ -610,6 +685,7 @@ fn match_queue(state: &AppState, key: &(String, bool), rules: &RuleSet) -> Resul
                 ranked,
                 people,
                 bots: 4 - people,
+                server: state.node.url().to_string(),
             });
         }
     }

@@ -9,14 +9,10 @@
 //! real apps' 同IP提醒 assume): every join answer and `GET /v1/rooms/{code}` (for the
 //! admitted players) list each pair of admitted accounts that joined from one IP address.
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use tokio::sync::mpsc;
 use tongcheng_core::bot::Level;
 
 use super::table::{Cmd, TableTask};
@@ -24,21 +20,11 @@ use super::{lock, rules_for, spawn_table, table_id};
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::routes::{Authed, ClientIp, blocking};
+use crate::store::{RoomJoin, RoomMember, StoredRoom};
 
 /// Limits on what an owner may pick.
 pub const MAX_HANDS: u8 = 16;
 pub const TIME_SECS: std::ops::RangeInclusive<u16> = 3..=120;
-
-/// One room, by code.
-pub struct Room {
-    table: String,
-    tx: mpsc::Sender<Cmd>,
-    people: usize,
-    /// Admitted accounts, owner first, with the address each joined from and its name.
-    admitted: Vec<(i64, Option<IpAddr>, String)>,
-}
-
-pub type Rooms = HashMap<String, Room>;
 
 /// `POST /v1/rooms`.
 #[derive(serde::Deserialize)]
@@ -62,6 +48,8 @@ pub struct CreateRoom {
 pub struct RoomInfo {
     pub code: String,
     pub table: String,
+    /// The base URL of the node that runs the table: players sit down there.
+    pub server: String,
     pub people: usize,
     pub admitted: usize,
     /// Who is in, owner first, so a room screen can say who joined.
@@ -83,26 +71,27 @@ async fn display_name(state: &AppState, account: i64) -> Result<String, ApiError
     Ok(found.map_or_else(|| format!("player {account}"), |a| a.display_name))
 }
 
-fn info(code: &str, room: &Room) -> RoomInfo {
+fn info(room: &StoredRoom) -> RoomInfo {
     let mut same_ip = Vec::new();
-    for (i, (a, ip, _)) in room.admitted.iter().enumerate() {
-        for (b, other, _) in &room.admitted[i + 1..] {
-            if ip.is_some() && ip == other {
-                same_ip.push([*a, *b]);
+    for (i, a) in room.members.iter().enumerate() {
+        for b in &room.members[i + 1..] {
+            if a.ip.is_some() && a.ip == b.ip {
+                same_ip.push([a.account_id, b.account_id]);
             }
         }
     }
     RoomInfo {
-        code: code.to_string(),
-        table: room.table.clone(),
-        people: room.people,
-        admitted: room.admitted.len(),
+        code: room.code.clone(),
+        table: room.table_id.clone(),
+        server: room.node_url.clone(),
+        people: usize::from(room.people),
+        admitted: room.members.len(),
         players: room
-            .admitted
+            .members
             .iter()
-            .map(|(account, _, name)| RoomPlayer {
-                account: *account,
-                name: name.clone(),
+            .map(|m| RoomPlayer {
+                account: m.account_id,
+                name: m.name.clone(),
             })
             .collect(),
         same_ip,
@@ -113,22 +102,18 @@ fn bad(message: impl Into<String>) -> ApiError {
     ApiError::bad_request("bad_room", message)
 }
 
-/// A fresh 6-digit code (uniform: rejection sampling over the OS's random bytes).
-fn new_code(rooms: &Rooms) -> Option<String> {
-    for _ in 0..64 {
+/// A random 6-digit code (uniform: rejection sampling over the OS's random bytes); the
+/// store refuses one that is taken, and another is drawn.
+fn new_code() -> Option<String> {
+    loop {
         let mut b = [0u8; 4];
         getrandom::getrandom(&mut b).ok()?;
         let n = u32::from_le_bytes(b);
         // 4_294_000_000 is a multiple of 1_000_000: no bias towards low codes.
-        if n >= 4_294_000_000 {
-            continue;
-        }
-        let code = format!("{:06}", n % 1_000_000);
-        if !rooms.contains_key(&code) {
-            return Some(code);
+        if n < 4_294_000_000 {
+            return Some(format!("{:06}", n % 1_000_000));
         }
     }
-    None
 }
 
 /// `POST /v1/rooms`: makes a room (and its table) and admits its owner.
@@ -179,48 +164,62 @@ pub async fn create(
             *field = v.into();
         }
     }
-    let owner = auth.session.account_id;
-    let owner_name = display_name(&state, owner).await?;
+    let owner = RoomMember {
+        account_id: auth.session.account_id,
+        ip: ip.0.parse::<std::net::IpAddr>().ok().map(|a| a.to_string()),
+        name: display_name(&state, auth.session.account_id).await?,
+    };
     let online = &state.config.online;
-    let mut rooms = lock(&state.lobby.rooms)?;
-    rooms.retain(|_, r| !r.tx.is_closed());
-    let code = new_code(&rooms)
-        .ok_or_else(|| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "no_room", "no free code"))?;
-    let mut tables = lock(&state.lobby.tables)?;
-    if tables.len() >= online.max_tables {
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "no_room",
-            "the server has no room for a table",
-        ));
-    }
     let id = table_id();
-    let task = |rx| {
-        TableTask::new(
-            id.clone(),
-            online.clone(),
-            rules,
-            req.people,
-            state.store.clone(),
-            rx,
-        )
-        .room(vec![owner], levels)
-    };
-    let tx = spawn_table(&state, &mut tables, &id, task);
-    drop(tables);
-    let room = Room {
-        table: id,
-        tx,
-        people: usize::from(req.people),
-        admitted: vec![(owner, ip.0.parse().ok(), owner_name)],
-    };
-    let shown = info(&code, &room);
-    rooms.insert(code, room);
-    Ok(Json(shown))
+    {
+        let mut tables = lock(&state.lobby.tables)?;
+        if tables.len() >= online.max_tables {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "no_room",
+                "the server has no room for a table",
+            ));
+        }
+        let task = |rx| {
+            TableTask::new(
+                id.clone(),
+                online.clone(),
+                rules,
+                req.people,
+                state.store.clone(),
+                rx,
+            )
+            .room(vec![owner.account_id], levels)
+        };
+        spawn_table(&state, &mut tables, &id, task);
+    }
+    // The table is up before its code is handed out; a table whose room could not be stored
+    // closes by itself when nobody sits down in its lobby time.
+    let store = state.store.clone();
+    let node = state.node.url().to_string();
+    let several = state.several_nodes();
+    let people = req.people;
+    let room = blocking(move || {
+        if several {
+            store.put_table_home(&id, &node, crate::now())?;
+        }
+        for _ in 0..64 {
+            let Some(code) = new_code() else { break };
+            if store.create_room(&code, &id, &node, people, &owner, crate::now())? {
+                return Ok(store.room(&code)?);
+            }
+        }
+        Ok(None)
+    })
+    .await?
+    .ok_or_else(|| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "no_room", "no free code"))?;
+    Ok(Json(info(&room)))
 }
 
 /// `POST /v1/rooms/{code}/join`: admits the account if the room has a free invitation (an
-/// account already admitted gets the same answer again).
+/// account already admitted gets the same answer again). The room may have been made on any
+/// node; when its table runs here, the table learns of the seat at once, else when the
+/// player sits down (see [`super::join`]).
 pub async fn join(
     State(state): State<AppState>,
     auth: Authed,
@@ -231,26 +230,30 @@ pub async fn join(
     if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(gone());
     }
-    let account = auth.session.account_id;
-    let name = display_name(&state, account).await?;
-    let mut rooms = lock(&state.lobby.rooms)?;
-    rooms.retain(|_, r| !r.tx.is_closed());
-    let room = rooms.get_mut(&code).ok_or_else(gone)?;
-    if !room.admitted.iter().any(|(a, _, _)| *a == account) {
-        if room.admitted.len() >= room.people {
+    let member = RoomMember {
+        account_id: auth.session.account_id,
+        ip: ip.0.parse::<std::net::IpAddr>().ok().map(|a| a.to_string()),
+        name: display_name(&state, auth.session.account_id).await?,
+    };
+    let account = member.account_id;
+    let store = state.store.clone();
+    let room = match blocking(move || Ok(store.join_room(&code, &member)?)).await? {
+        RoomJoin::NoRoom => return Err(gone()),
+        RoomJoin::Full => {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "room_full",
                 "every invitation to this room is taken",
             ));
         }
-        // The table learns of the seat first; a table gone meanwhile is a room gone.
-        room.tx
-            .try_send(Cmd::Admit { account })
-            .map_err(|_| gone())?;
-        room.admitted.push((account, ip.0.parse().ok(), name));
+        RoomJoin::Admitted(room) => room,
+    };
+    let local = lock(&state.lobby.tables)?.get(&room.table_id).cloned();
+    if let Some(tx) = local {
+        // A table gone meanwhile is a room gone (its row goes as the table closes).
+        tx.try_send(Cmd::Admit { account }).map_err(|_| gone())?;
     }
-    Ok(Json(info(&code, room)))
+    Ok(Json(info(&room)))
 }
 
 /// `GET /v1/rooms/{code}`: the room as its admitted players see it, so every one of them (not
@@ -261,15 +264,19 @@ pub async fn show(
     Path(code): Path<String>,
 ) -> Result<Json<RoomInfo>, ApiError> {
     let gone = || ApiError::not_found("no room has that code");
-    let mut rooms = lock(&state.lobby.rooms)?;
-    rooms.retain(|_, r| !r.tx.is_closed());
-    let room = rooms.get(&code).ok_or_else(gone)?;
+    if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(gone());
+    }
+    let store = state.store.clone();
+    let room = blocking(move || Ok(store.room(&code)?))
+        .await?
+        .ok_or_else(gone)?;
     if !room
-        .admitted
+        .members
         .iter()
-        .any(|(a, _, _)| *a == auth.session.account_id)
+        .any(|m| m.account_id == auth.session.account_id)
     {
         return Err(gone());
     }
-    Ok(Json(info(&code, room)))
+    Ok(Json(info(&room)))
 }

@@ -78,6 +78,44 @@ pub const SQLITE: &[&str] = &[
         UNIQUE (table_id, record_id)
      );
      CREATE INDEX ranked_hands_rules ON ranked_hands (rules, seq);",
+    // v4: several nodes (see `crate::play::shared` and `crate::play::rooms`): each table's home node, private rooms by code
+    // with their admitted players, and the one matchmaking queue every node reads.
+    "CREATE TABLE table_homes (
+        table_id TEXT PRIMARY KEY,
+        node_url TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+     );
+     CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL UNIQUE,
+        node_url TEXT NOT NULL,
+        people INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+     );
+     CREATE TABLE room_players (
+        code TEXT NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+        pos INTEGER NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        ip TEXT,
+        name TEXT NOT NULL,
+        PRIMARY KEY (code, pos),
+        UNIQUE (code, account_id)
+     );
+     CREATE TABLE queue (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+        ticket TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        ranked INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        devices TEXT NOT NULL,
+        ip TEXT,
+        since_ms INTEGER NOT NULL,
+        seen_ms INTEGER NOT NULL,
+        table_id TEXT,
+        node_url TEXT,
+        people INTEGER
+     );
+     CREATE INDEX queue_waiting ON queue (rules, ranked, since_ms);",
 ];
 
 /// PostgreSQL steps (same meaning as [`SQLITE`]).
@@ -152,6 +190,43 @@ pub const POSTGRES: &[&str] = &[
         UNIQUE (table_id, record_id)
      );
      CREATE INDEX ranked_hands_rules ON ranked_hands (rules, seq);",
+    // v4
+    "CREATE TABLE table_homes (
+        table_id TEXT PRIMARY KEY,
+        node_url TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+     );
+     CREATE TABLE rooms (
+        code TEXT PRIMARY KEY,
+        table_id TEXT NOT NULL UNIQUE,
+        node_url TEXT NOT NULL,
+        people SMALLINT NOT NULL,
+        created_at BIGINT NOT NULL
+     );
+     CREATE TABLE room_players (
+        code TEXT NOT NULL REFERENCES rooms (code) ON DELETE CASCADE,
+        pos SMALLINT NOT NULL,
+        account_id BIGINT NOT NULL REFERENCES accounts (id),
+        ip TEXT,
+        name TEXT NOT NULL,
+        PRIMARY KEY (code, pos),
+        UNIQUE (code, account_id)
+     );
+     CREATE TABLE queue (
+        account_id BIGINT PRIMARY KEY REFERENCES accounts (id),
+        ticket TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        ranked BOOLEAN NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        devices TEXT NOT NULL,
+        ip TEXT,
+        since_ms BIGINT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        table_id TEXT,
+        node_url TEXT,
+        people SMALLINT
+     );
+     CREATE INDEX queue_waiting ON queue (rules, ranked, since_ms);",
 ];
 
 /// The schema version this build writes.

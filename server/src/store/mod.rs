@@ -12,7 +12,10 @@
 //!   same batch twice changes nothing;
 //! - record sequence numbers only grow, and a pull never misses a record committed before it:
 //!   uploads for one account are serialized (see each backend), so sequence order is commit
-//!   order within an account.
+//!   order within an account;
+//! - several nodes may share the PostgreSQL store: a room admits at most `people` accounts
+//!   (joins lock the room's row), and a queue row is claimed by one matcher run only (runs
+//!   lock the rows they take and skip those another run holds), so no player is seated twice.
 
 pub mod migrations;
 pub mod postgres;
@@ -126,6 +129,75 @@ pub struct RankedHand {
     pub json: String,
 }
 
+/// A player admitted to a private room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomMember {
+    pub account_id: i64,
+    /// The address the player joined from (for the same-IP warning).
+    pub ip: Option<String>,
+    pub name: String,
+}
+
+/// A private room: its table lives on the node at `node_url`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredRoom {
+    pub code: String,
+    pub table_id: String,
+    pub node_url: String,
+    pub people: u8,
+    /// Owner first, then in the order they were admitted.
+    pub members: Vec<RoomMember>,
+}
+
+/// What asking to join a room found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoomJoin {
+    NoRoom,
+    /// Every invitation is taken (and the account is not among them).
+    Full,
+    /// The account is in (now or already).
+    Admitted(StoredRoom),
+}
+
+/// A player waiting in the shared matchmaking queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueEntry {
+    pub account_id: i64,
+    /// The waiting request's own random ticket: a later request of the account replaces it.
+    pub ticket: String,
+    pub rules: String,
+    pub ranked: bool,
+    pub rating: f64,
+    pub devices: Vec<i64>,
+    pub ip: Option<String>,
+    /// When the player queued (unix milliseconds).
+    pub since_ms: i64,
+}
+
+/// A table a node's matcher seated: the accounts it claimed from the queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueClaim {
+    pub table_id: String,
+    pub node_url: String,
+    pub accounts: Vec<i64>,
+}
+
+/// A waiting request's view of its queue row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueueState {
+    Waiting,
+    /// Seated at `table_id` on the node at `node_url`, with `people` people (the row is gone).
+    Seated {
+        table_id: String,
+        node_url: String,
+        people: u8,
+    },
+    /// Another request of the account took its place.
+    Replaced,
+    /// No row: it went stale and a matcher dropped it.
+    Gone,
+}
+
 /// The server's persistent state. All times are unix seconds passed in by the caller.
 pub trait Store: Send + Sync {
     /// "sqlite" or "postgres".
@@ -213,6 +285,71 @@ pub trait Store: Send + Sync {
         after_seq: i64,
         limit: u32,
     ) -> Result<Vec<(i64, RankedHand)>>;
+
+    /// Notes which node runs a table, so a node asked for a table it does not run can send
+    /// the player there.
+    fn put_table_home(&self, table_id: &str, node_url: &str, now: i64) -> Result<()>;
+    /// The URL of the node running the table, if any node noted it.
+    fn table_home(&self, table_id: &str) -> Result<Option<String>>;
+    /// A table's match is over: forgets its home and its room (the code is free again).
+    fn drop_table(&self, table_id: &str) -> Result<()>;
+
+    /// Makes a room with its owner admitted; false if the code is taken (nothing changes).
+    fn create_room(
+        &self,
+        code: &str,
+        table_id: &str,
+        node_url: &str,
+        people: u8,
+        owner: &RoomMember,
+        now: i64,
+    ) -> Result<bool>;
+    /// Admits `member` while the room has a free invitation, in one transaction (two nodes
+    /// admitting at once never exceed `people`).
+    fn join_room(&self, code: &str, member: &RoomMember) -> Result<RoomJoin>;
+    fn room(&self, code: &str) -> Result<Option<StoredRoom>>;
+    /// The room whose table this is, if it is a room's.
+    fn room_of_table(&self, table_id: &str) -> Result<Option<StoredRoom>>;
+
+    /// Puts the account in the queue, replacing any row it had (waiting or seated).
+    fn queue_put(&self, entry: &QueueEntry, now_ms: i64) -> Result<()>;
+    /// The waiting request `ticket` looks at its row: a waiting row is marked seen at
+    /// `now_ms`; a seated row is handed over once and deleted.
+    fn queue_poll(&self, account_id: i64, ticket: &str, now_ms: i64) -> Result<QueueState>;
+    /// The request `ticket` gave up: its row goes if still waiting.
+    fn queue_leave(&self, account_id: i64, ticket: &str) -> Result<()>;
+    /// Players waiting for `rules`/`ranked`.
+    fn queue_len(&self, rules: &str, ranked: bool) -> Result<u64>;
+    /// One matcher run over the shared queue, in one transaction: takes the waiting rows of
+    /// `rules`/`ranked` no other matcher holds (rows not seen since `stale_before_ms` are
+    /// deleted, their requests are gone), lets `choose` group them into tables, and marks
+    /// the chosen players seated. A player is claimed by one run only, so never seated twice.
+    fn queue_claim(
+        &self,
+        rules: &str,
+        ranked: bool,
+        stale_before_ms: i64,
+        choose: &mut dyn FnMut(Vec<QueueEntry>) -> Vec<QueueClaim>,
+    ) -> Result<Vec<QueueClaim>>;
+}
+
+/// Device ids as the queue stores them (comma-separated).
+pub(crate) fn join_devices(devices: &[i64]) -> String {
+    devices
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+pub(crate) fn parse_devices(text: &str) -> Result<Vec<i64>> {
+    text.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse()
+                .map_err(|_| StoreError::Corrupt(format!("device list '{text}'")))
+        })
+        .collect()
 }
 
 /// Opens the store a `--database` value names: `sqlite:PATH` (or a bare path) or

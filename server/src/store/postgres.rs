@@ -8,11 +8,12 @@
 
 use std::sync::{Condvar, Mutex};
 
-use postgres::{Client, Config, NoTls, Row};
+use postgres::{Client, Config, GenericClient, NoTls, Row};
 
 use super::{
-    Account, Device, LoginOutcome, NewRecord, RankedHand, Result, Session, Store, StoreError,
-    StoredRating, StoredRecord, migrations,
+    Account, Device, LoginOutcome, NewRecord, QueueClaim, QueueEntry, QueueState, RankedHand,
+    Result, RoomJoin, RoomMember, Session, Store, StoreError, StoredRating, StoredRecord,
+    StoredRoom, migrations,
 };
 
 impl From<postgres::Error> for StoreError {
@@ -181,6 +182,54 @@ fn seat_of(v: i16) -> Result<u8> {
         .filter(|s| *s <= 3)
         .ok_or_else(|| StoreError::Corrupt(format!("seat {v}")))
 }
+
+/// A room and its members, by `column` (`code` or `table_id`).
+fn load_room(c: &mut impl GenericClient, column: &str, key: &str) -> Result<Option<StoredRoom>> {
+    let Some(r) = c.query_opt(
+        &format!("SELECT code, table_id, node_url, people FROM rooms WHERE {column} = $1"),
+        &[&key],
+    )?
+    else {
+        return Ok(None);
+    };
+    let code: String = r.get(0);
+    let members = c
+        .query(
+            "SELECT account_id, ip, name FROM room_players WHERE code = $1 ORDER BY pos",
+            &[&code],
+        )?
+        .iter()
+        .map(|m| RoomMember {
+            account_id: m.get(0),
+            ip: m.get(1),
+            name: m.get(2),
+        })
+        .collect();
+    let people: i16 = r.get(3);
+    Ok(Some(StoredRoom {
+        code,
+        table_id: r.get(1),
+        node_url: r.get(2),
+        people: u8::try_from(people).map_err(|_| StoreError::Corrupt("room size".into()))?,
+        members,
+    }))
+}
+
+fn queue_row(r: &Row) -> Result<QueueEntry> {
+    let devices: String = r.get(5);
+    Ok(QueueEntry {
+        account_id: r.get(0),
+        ticket: r.get(1),
+        rules: r.get(2),
+        ranked: r.get(3),
+        rating: r.get(4),
+        devices: super::parse_devices(&devices)?,
+        ip: r.get(6),
+        since_ms: r.get(7),
+    })
+}
+
+const QUEUE_COLUMNS: &str = "account_id, ticket, rules, ranked, rating, devices, ip, since_ms";
 
 impl Store for PgStore {
     fn backend(&self) -> &'static str {
@@ -583,6 +632,252 @@ impl Store for PgStore {
                 )
             })
             .collect())
+        })
+    }
+
+    fn put_table_home(&self, table_id: &str, node_url: &str, now: i64) -> Result<()> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO table_homes (table_id, node_url, created_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (table_id) DO UPDATE SET node_url = excluded.node_url",
+                &[&table_id, &node_url, &now],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn table_home(&self, table_id: &str) -> Result<Option<String>> {
+        self.with(|c| {
+            Ok(c.query_opt(
+                "SELECT node_url FROM table_homes WHERE table_id = $1",
+                &[&table_id],
+            )?
+            .map(|r| r.get(0)))
+        })
+    }
+
+    fn drop_table(&self, table_id: &str) -> Result<()> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute("DELETE FROM table_homes WHERE table_id = $1", &[&table_id])?;
+            tx.execute("DELETE FROM rooms WHERE table_id = $1", &[&table_id])?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn create_room(
+        &self,
+        code: &str,
+        table_id: &str,
+        node_url: &str,
+        people: u8,
+        owner: &RoomMember,
+        now: i64,
+    ) -> Result<bool> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            let n = tx.execute(
+                "INSERT INTO rooms (code, table_id, node_url, people, created_at)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (code) DO NOTHING",
+                &[&code, &table_id, &node_url, &i16::from(people), &now],
+            )?;
+            if n == 0 {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT INTO room_players (code, pos, account_id, ip, name)
+                 VALUES ($1, 0, $2, $3, $4)",
+                &[&code, &owner.account_id, &owner.ip, &owner.name],
+            )?;
+            tx.commit()?;
+            Ok(true)
+        })
+    }
+
+    fn join_room(&self, code: &str, member: &RoomMember) -> Result<RoomJoin> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            // The room's row is the lock: joins through any node are serialized here.
+            if tx
+                .query_opt("SELECT 1 FROM rooms WHERE code = $1 FOR UPDATE", &[&code])?
+                .is_none()
+            {
+                return Ok(RoomJoin::NoRoom);
+            }
+            let Some(mut room) = load_room(&mut tx, "code", code)? else {
+                return Ok(RoomJoin::NoRoom);
+            };
+            if !room
+                .members
+                .iter()
+                .any(|m| m.account_id == member.account_id)
+            {
+                if room.members.len() >= usize::from(room.people) {
+                    return Ok(RoomJoin::Full);
+                }
+                let pos = room.members.len() as i16;
+                tx.execute(
+                    "INSERT INTO room_players (code, pos, account_id, ip, name)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[&code, &pos, &member.account_id, &member.ip, &member.name],
+                )?;
+                room.members.push(member.clone());
+            }
+            tx.commit()?;
+            Ok(RoomJoin::Admitted(room))
+        })
+    }
+
+    fn room(&self, code: &str) -> Result<Option<StoredRoom>> {
+        self.with(|c| load_room(c, "code", code))
+    }
+
+    fn room_of_table(&self, table_id: &str) -> Result<Option<StoredRoom>> {
+        self.with(|c| load_room(c, "table_id", table_id))
+    }
+
+    fn queue_put(&self, e: &QueueEntry, now_ms: i64) -> Result<()> {
+        let devices = super::join_devices(&e.devices);
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO queue (account_id, ticket, rules, ranked, rating, devices, ip,
+                     since_ms, seen_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                 ON CONFLICT (account_id) DO UPDATE SET
+                    ticket = excluded.ticket, rules = excluded.rules, ranked = excluded.ranked,
+                    rating = excluded.rating, devices = excluded.devices, ip = excluded.ip,
+                    since_ms = excluded.since_ms, seen_ms = excluded.seen_ms,
+                    table_id = NULL, node_url = NULL, people = NULL",
+                &[
+                    &e.account_id,
+                    &e.ticket,
+                    &e.rules,
+                    &e.ranked,
+                    &e.rating,
+                    &devices,
+                    &e.ip,
+                    &e.since_ms,
+                    &now_ms,
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn queue_poll(&self, account_id: i64, ticket: &str, now_ms: i64) -> Result<QueueState> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            let Some(r) = tx.query_opt(
+                "SELECT ticket, table_id, node_url, people FROM queue WHERE account_id = $1
+                 FOR UPDATE",
+                &[&account_id],
+            )?
+            else {
+                return Ok(QueueState::Gone);
+            };
+            let theirs: String = r.get(0);
+            if theirs != ticket {
+                return Ok(QueueState::Replaced);
+            }
+            let state = match (r.get::<_, Option<String>>(1), r.get(2), r.get(3)) {
+                (Some(table_id), Some(node_url), Some(people)) => {
+                    let people: i16 = people;
+                    tx.execute("DELETE FROM queue WHERE account_id = $1", &[&account_id])?;
+                    QueueState::Seated {
+                        table_id,
+                        node_url,
+                        people: u8::try_from(people)
+                            .map_err(|_| StoreError::Corrupt("table size".into()))?,
+                    }
+                }
+                _ => {
+                    tx.execute(
+                        "UPDATE queue SET seen_ms = $2 WHERE account_id = $1",
+                        &[&account_id, &now_ms],
+                    )?;
+                    QueueState::Waiting
+                }
+            };
+            tx.commit()?;
+            Ok(state)
+        })
+    }
+
+    fn queue_leave(&self, account_id: i64, ticket: &str) -> Result<()> {
+        self.with(|c| {
+            c.execute(
+                "DELETE FROM queue WHERE account_id = $1 AND ticket = $2 AND table_id IS NULL",
+                &[&account_id, &ticket],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn queue_len(&self, rules: &str, ranked: bool) -> Result<u64> {
+        self.with(|c| {
+            let n: i64 = c
+                .query_one(
+                    "SELECT count(*) FROM queue
+                     WHERE rules = $1 AND ranked = $2 AND table_id IS NULL",
+                    &[&rules, &ranked],
+                )?
+                .get(0);
+            Ok(n as u64)
+        })
+    }
+
+    fn queue_claim(
+        &self,
+        rules: &str,
+        ranked: bool,
+        stale_before_ms: i64,
+        choose: &mut dyn FnMut(Vec<QueueEntry>) -> Vec<QueueClaim>,
+    ) -> Result<Vec<QueueClaim>> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            // Rows another node's matcher holds are skipped, not waited for: each run seats
+            // from what it alone holds, and both commit without ever sharing a player.
+            let rows = tx.query(
+                &format!(
+                    "SELECT {QUEUE_COLUMNS}, seen_ms FROM queue
+                     WHERE rules = $1 AND ranked = $2 AND table_id IS NULL
+                     ORDER BY since_ms FOR UPDATE SKIP LOCKED"
+                ),
+                &[&rules, &ranked],
+            )?;
+            let mut waiting = Vec::with_capacity(rows.len());
+            for r in &rows {
+                let e = queue_row(r)?;
+                if r.get::<_, i64>(8) < stale_before_ms {
+                    tx.execute("DELETE FROM queue WHERE account_id = $1", &[&e.account_id])?;
+                } else {
+                    waiting.push(e);
+                }
+            }
+            if waiting.is_empty() {
+                tx.commit()?;
+                return Ok(Vec::new());
+            }
+            let held: Vec<i64> = waiting.iter().map(|e| e.account_id).collect();
+            let claims = choose(waiting);
+            for claim in &claims {
+                let people = claim.accounts.len() as i16;
+                for a in &claim.accounts {
+                    if !held.contains(a) {
+                        return Err(StoreError::Conflict(format!(
+                            "account {a} was not held by this matcher run"
+                        )));
+                    }
+                    tx.execute(
+                        "UPDATE queue SET table_id = $2, node_url = $3, people = $4
+                         WHERE account_id = $1",
+                        &[a, &claim.table_id, &claim.node_url, &people],
+                    )?;
+                }
+            }
+            tx.commit()?;
+            Ok(claims)
         })
     }
 }

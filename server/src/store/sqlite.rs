@@ -10,8 +10,9 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Account, Device, LoginOutcome, NewRecord, RankedHand, Result, Session, Store, StoreError,
-    StoredRating, StoredRecord, migrations,
+    Account, Device, LoginOutcome, NewRecord, QueueClaim, QueueEntry, QueueState, RankedHand,
+    Result, RoomJoin, RoomMember, Session, Store, StoreError, StoredRating, StoredRecord,
+    StoredRoom, migrations,
 };
 
 impl From<rusqlite::Error> for StoreError {
@@ -110,6 +111,46 @@ fn device_row(r: &rusqlite::Row) -> rusqlite::Result<Device> {
 }
 
 const DEVICE_COLUMNS: &str = "id, account_id, name, created_at, last_seen_at, revoked_at";
+
+/// A room and its members, by `column` (`code` or `table_id`).
+fn load_room(c: &Connection, column: &str, key: &str) -> Result<Option<StoredRoom>> {
+    let Some((code, table_id, node_url, people)) = c
+        .query_row(
+            &format!("SELECT code, table_id, node_url, people FROM rooms WHERE {column} = ?1"),
+            params![key],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                ))
+            },
+        )
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let mut st = c.prepare_cached(
+        "SELECT account_id, ip, name FROM room_players WHERE code = ?1 ORDER BY pos",
+    )?;
+    let members = st
+        .query_map(params![code], |m| {
+            Ok(RoomMember {
+                account_id: m.get(0)?,
+                ip: m.get(1)?,
+                name: m.get(2)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Some(StoredRoom {
+        code,
+        table_id,
+        node_url,
+        people: u8::try_from(people).map_err(|_| StoreError::Corrupt("room size".into()))?,
+        members,
+    }))
+}
 
 impl Store for SqliteStore {
     fn backend(&self) -> &'static str {
@@ -480,5 +521,267 @@ impl Store for SqliteStore {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
+    }
+
+    fn put_table_home(&self, table_id: &str, node_url: &str, now: i64) -> Result<()> {
+        self.conn().execute(
+            "INSERT INTO table_homes (table_id, node_url, created_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (table_id) DO UPDATE SET node_url = excluded.node_url",
+            params![table_id, node_url, now],
+        )?;
+        Ok(())
+    }
+
+    fn table_home(&self, table_id: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT node_url FROM table_homes WHERE table_id = ?1",
+                params![table_id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn drop_table(&self, table_id: &str) -> Result<()> {
+        let mut c = self.conn();
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM table_homes WHERE table_id = ?1",
+            params![table_id],
+        )?;
+        tx.execute("DELETE FROM rooms WHERE table_id = ?1", params![table_id])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn create_room(
+        &self,
+        code: &str,
+        table_id: &str,
+        node_url: &str,
+        people: u8,
+        owner: &RoomMember,
+        now: i64,
+    ) -> Result<bool> {
+        let mut c = self.conn();
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let n = tx.execute(
+            "INSERT INTO rooms (code, table_id, node_url, people, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (code) DO NOTHING",
+            params![code, table_id, node_url, people, now],
+        )?;
+        if n == 0 {
+            return Ok(false);
+        }
+        tx.execute(
+            "INSERT INTO room_players (code, pos, account_id, ip, name) VALUES (?1, 0, ?2, ?3, ?4)",
+            params![code, owner.account_id, owner.ip, owner.name],
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn join_room(&self, code: &str, member: &RoomMember) -> Result<RoomJoin> {
+        let mut c = self.conn();
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(mut room) = load_room(&tx, "code", code)? else {
+            return Ok(RoomJoin::NoRoom);
+        };
+        if !room
+            .members
+            .iter()
+            .any(|m| m.account_id == member.account_id)
+        {
+            if room.members.len() >= usize::from(room.people) {
+                return Ok(RoomJoin::Full);
+            }
+            tx.execute(
+                "INSERT INTO room_players (code, pos, account_id, ip, name)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    code,
+                    room.members.len() as i64,
+                    member.account_id,
+                    member.ip,
+                    member.name
+                ],
+            )?;
+            room.members.push(member.clone());
+        }
+        tx.commit()?;
+        Ok(RoomJoin::Admitted(room))
+    }
+
+    fn room(&self, code: &str) -> Result<Option<StoredRoom>> {
+        load_room(&self.conn(), "code", code)
+    }
+
+    fn room_of_table(&self, table_id: &str) -> Result<Option<StoredRoom>> {
+        load_room(&self.conn(), "table_id", table_id)
+    }
+
+    fn queue_put(&self, e: &QueueEntry, now_ms: i64) -> Result<()> {
+        self.conn().execute(
+            "INSERT INTO queue (account_id, ticket, rules, ranked, rating, devices, ip, since_ms,
+                 seen_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (account_id) DO UPDATE SET
+                ticket = excluded.ticket, rules = excluded.rules, ranked = excluded.ranked,
+                rating = excluded.rating, devices = excluded.devices, ip = excluded.ip,
+                since_ms = excluded.since_ms, seen_ms = excluded.seen_ms,
+                table_id = NULL, node_url = NULL, people = NULL",
+            params![
+                e.account_id,
+                e.ticket,
+                e.rules,
+                e.ranked,
+                e.rating,
+                super::join_devices(&e.devices),
+                e.ip,
+                e.since_ms,
+                now_ms
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn queue_poll(&self, account_id: i64, ticket: &str, now_ms: i64) -> Result<QueueState> {
+        let mut c = self.conn();
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some((theirs, table_id, node_url, people)) = tx
+            .query_row(
+                "SELECT ticket, table_id, node_url, people FROM queue WHERE account_id = ?1",
+                params![account_id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, Option<i64>>(3)?,
+                    ))
+                },
+            )
+            .optional()?
+        else {
+            return Ok(QueueState::Gone);
+        };
+        if theirs != ticket {
+            return Ok(QueueState::Replaced);
+        }
+        let state = match (table_id, node_url, people) {
+            (Some(table_id), Some(node_url), Some(people)) => {
+                tx.execute(
+                    "DELETE FROM queue WHERE account_id = ?1",
+                    params![account_id],
+                )?;
+                QueueState::Seated {
+                    table_id,
+                    node_url,
+                    people: u8::try_from(people)
+                        .map_err(|_| StoreError::Corrupt("table size".into()))?,
+                }
+            }
+            _ => {
+                tx.execute(
+                    "UPDATE queue SET seen_ms = ?2 WHERE account_id = ?1",
+                    params![account_id, now_ms],
+                )?;
+                QueueState::Waiting
+            }
+        };
+        tx.commit()?;
+        Ok(state)
+    }
+
+    fn queue_leave(&self, account_id: i64, ticket: &str) -> Result<()> {
+        self.conn().execute(
+            "DELETE FROM queue WHERE account_id = ?1 AND ticket = ?2 AND table_id IS NULL",
+            params![account_id, ticket],
+        )?;
+        Ok(())
+    }
+
+    fn queue_len(&self, rules: &str, ranked: bool) -> Result<u64> {
+        let n: i64 = self.conn().query_row(
+            "SELECT count(*) FROM queue WHERE rules = ?1 AND ranked = ?2 AND table_id IS NULL",
+            params![rules, ranked],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    fn queue_claim(
+        &self,
+        rules: &str,
+        ranked: bool,
+        stale_before_ms: i64,
+        choose: &mut dyn FnMut(Vec<QueueEntry>) -> Vec<QueueClaim>,
+    ) -> Result<Vec<QueueClaim>> {
+        let mut c = self.conn();
+        // One writer at a time: the whole run is serialized, so no row is claimed twice.
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM queue WHERE rules = ?1 AND ranked = ?2 AND table_id IS NULL
+                 AND seen_ms < ?3",
+            params![rules, ranked, stale_before_ms],
+        )?;
+        let waiting = {
+            let mut st = tx.prepare_cached(
+                "SELECT account_id, ticket, rules, ranked, rating, devices, ip, since_ms
+                 FROM queue WHERE rules = ?1 AND ranked = ?2 AND table_id IS NULL
+                 ORDER BY since_ms",
+            )?;
+            let rows = st
+                .query_map(params![rules, ranked], |r| {
+                    Ok((
+                        QueueEntry {
+                            account_id: r.get(0)?,
+                            ticket: r.get(1)?,
+                            rules: r.get(2)?,
+                            ranked: r.get(3)?,
+                            rating: r.get(4)?,
+                            devices: Vec::new(),
+                            ip: r.get(6)?,
+                            since_ms: r.get(7)?,
+                        },
+                        r.get::<_, String>(5)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            rows.into_iter()
+                .map(|(mut e, devices)| {
+                    e.devices = super::parse_devices(&devices)?;
+                    Ok(e)
+                })
+                .collect::<Result<Vec<_>>>()?
+        };
+        if waiting.is_empty() {
+            tx.commit()?;
+            return Ok(Vec::new());
+        }
+        let held: Vec<i64> = waiting.iter().map(|e| e.account_id).collect();
+        let claims = choose(waiting);
+        for claim in &claims {
+            for a in &claim.accounts {
+                if !held.contains(a) {
+                    return Err(StoreError::Conflict(format!(
+                        "account {a} was not held by this matcher run"
+                    )));
+                }
+                tx.execute(
+                    "UPDATE queue SET table_id = ?2, node_url = ?3, people = ?4
+                     WHERE account_id = ?1",
+                    params![
+                        a,
+                        claim.table_id,
+                        claim.node_url,
+                        claim.accounts.len() as i64
+                    ],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(claims)
     }
 }

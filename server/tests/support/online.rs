@@ -7,6 +7,7 @@ use tongcheng_client::{HttpApi, Identity};
 use tongcheng_core::rules::RuleSet;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::ratelimit::Limit;
+use tongcheng_server::store::Store;
 use tongcheng_server::store::sqlite::SqliteStore;
 use tongcheng_server::{Config, Shared};
 
@@ -38,7 +39,12 @@ pub fn start(online: OnlineConfig) -> TestServer {
 }
 
 /// [`start`] with a whole configuration (the login limits are opened up all the same).
-pub fn start_with(mut config: Config) -> TestServer {
+pub fn start_with(config: Config) -> TestServer {
+    start_on(Arc::new(SqliteStore::open_in_memory().unwrap()), config)
+}
+
+/// A server over `store` (several in one test may share one PostgreSQL schema: nodes).
+pub fn start_on(store: Arc<dyn Store>, mut config: Config) -> TestServer {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -51,7 +57,6 @@ pub fn start_with(mut config: Config) -> TestServer {
     config.limits.challenge_per_ip = many;
     config.limits.login_per_ip = many;
     config.limits.login_per_key = many;
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let state = Shared::new(store, config).unwrap();
     let url = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
