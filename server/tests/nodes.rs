@@ -10,8 +10,6 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tongcheng_client::{OnlineOptions, OnlineSession, OnlineUpdate};
-use tongcheng_core::game::Action;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::play::queue::QueueConfig;
 use tongcheng_server::store::{self, QueueEntry, QueueState};
@@ -19,7 +17,7 @@ use tongcheng_server::{Config, Shared};
 
 mod support;
 use support::PgSchema;
-use support::online::{TestServer, short_rules};
+use support::online::{TestServer, connect, play, short_rules};
 
 fn online() -> OnlineConfig {
     OnlineConfig {
@@ -69,41 +67,6 @@ fn post(url: &str, token: &str, from: u8, path: &str, body: Value) -> (u16, Valu
         .send()
         .unwrap();
     (r.status().as_u16(), r.json().unwrap())
-}
-
-fn connect(url: &str, token: &str, table: &str) -> Result<OnlineSession, String> {
-    OnlineSession::connect(
-        url,
-        token,
-        OnlineOptions {
-            table: Some(table.into()),
-            people: None,
-            rules: None,
-            capture_frames: false,
-        },
-    )
-    .map_err(|e| format!("{e} {e:?}"))
-}
-
-/// Plays the match out, answering at once; the final scores.
-fn play(session: OnlineSession) -> [i32; 4] {
-    let until = Instant::now() + Duration::from_secs(40);
-    while Instant::now() < until {
-        match session.next_update(Duration::from_millis(200)) {
-            Some(OnlineUpdate::Decision { decision, .. }) => {
-                let a = if decision.legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    decision.on_timeout
-                };
-                let _ = session.act(a);
-            }
-            Some(OnlineUpdate::MatchEnd { .. }) => break,
-            _ => {}
-        }
-    }
-    assert!(session.is_over(), "the match did not finish");
-    session.scores()
 }
 
 /// Every player connects at `url` (its own node) to `table` and plays; all scores.

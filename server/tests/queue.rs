@@ -6,13 +6,12 @@ use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tongcheng_client::{OnlineOptions, OnlineSession, OnlineUpdate};
-use tongcheng_core::game::Action;
+use tongcheng_client::OnlineSession;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::play::queue::QueueConfig;
 
 mod support;
-use support::online::{TestServer, short_rules};
+use support::online::{TestServer, connect, play, short_rules};
 
 fn start(bot_fill_ms: u64) -> TestServer {
     let online = OnlineConfig {
@@ -69,41 +68,6 @@ fn queue_all(url: &str, players: &[(String, [u8; 4])], ranked: bool) -> Vec<Valu
             body
         })
         .collect()
-}
-
-fn connect(url: &str, token: &str, table: &str) -> Result<OnlineSession, String> {
-    OnlineSession::connect(
-        url,
-        token,
-        OnlineOptions {
-            table: Some(table.into()),
-            people: None,
-            rules: None,
-            capture_frames: false,
-        },
-    )
-    .map_err(|e| format!("{e} {e:?}"))
-}
-
-/// Plays the match out, answering at once; the final scores.
-fn play(session: OnlineSession) -> [i32; 4] {
-    let until = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < until {
-        match session.next_update(Duration::from_millis(200)) {
-            Some(OnlineUpdate::Decision { decision, .. }) => {
-                let a = if decision.legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    decision.on_timeout
-                };
-                let _ = session.act(a);
-            }
-            Some(OnlineUpdate::MatchEnd { .. }) => break,
-            _ => {}
-        }
-    }
-    assert!(session.is_over(), "the match did not finish");
-    session.scores()
 }
 
 fn ratings(url: &str, token: &str) -> Value {

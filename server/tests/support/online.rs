@@ -2,8 +2,10 @@
 //! on 127.0.0.1:0, in-memory SQLite, login limits opened up so tests can make many accounts.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use tongcheng_client::{HttpApi, Identity};
+use tongcheng_client::{HttpApi, Identity, OnlineOptions, OnlineSession, OnlineUpdate};
+use tongcheng_core::game::Action;
 use tongcheng_core::rules::RuleSet;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::ratelimit::Limit;
@@ -77,4 +79,40 @@ pub fn login(url: &str) -> (String, Identity) {
     let mut api = HttpApi::new(url).unwrap();
     let r = api.login(&id, "test", None).unwrap();
     (r.token, id)
+}
+
+/// Sits down at `table` (a table the queue or a room made).
+pub fn connect(url: &str, token: &str, table: &str) -> Result<OnlineSession, String> {
+    OnlineSession::connect(
+        url,
+        token,
+        OnlineOptions {
+            table: Some(table.into()),
+            people: None,
+            rules: None,
+            capture_frames: false,
+        },
+    )
+    .map_err(|e| format!("{e} {e:?}"))
+}
+
+/// Plays the match out, answering at once; the final scores.
+pub fn play(session: OnlineSession) -> [i32; 4] {
+    let until = Instant::now() + Duration::from_secs(40);
+    while Instant::now() < until {
+        match session.next_update(Duration::from_millis(200)) {
+            Some(OnlineUpdate::Decision { decision, .. }) => {
+                let a = if decision.legal.contains(&Action::Win) {
+                    Action::Win
+                } else {
+                    decision.on_timeout
+                };
+                let _ = session.act(a);
+            }
+            Some(OnlineUpdate::MatchEnd { .. }) => break,
+            _ => {}
+        }
+    }
+    assert!(session.is_over(), "the match did not finish");
+    session.scores()
 }
