@@ -176,14 +176,7 @@ fn no_kong_right_after_a_chow() {
             g.apply(s, Action::Pass).unwrap();
         }
     }
-    for s in g.pending_seats() {
-        let a = if s == Seat(1) {
-            Action::Chow("3p".parse().unwrap())
-        } else {
-            Action::Pass
-        };
-        g.apply(s, a).unwrap();
-    }
+    claim_by(&mut g, Seat(1), Action::Chow("3p".parse().unwrap()));
     assert_eq!(g.turn(), Some((Seat(1), None)));
     let legal = g.legal_actions(Seat(1));
     assert!(
@@ -310,14 +303,7 @@ fn robbing_a_kong_and_winning_on_a_kong_replacement() {
         "",
     );
     discard(&mut g, Seat(0), "7s");
-    for s in g.pending_seats() {
-        let a = if s == Seat(1) {
-            Action::Pung
-        } else {
-            Action::Pass
-        };
-        g.apply(s, a).unwrap();
-    }
+    claim_by(&mut g, Seat(1), Action::Pung);
     discard(&mut g, Seat(1), "6z");
     let mut guard = 0;
     while g.turn().map(|t| t.0) != Some(Seat(1)) {
@@ -640,6 +626,14 @@ fn hz_self_draw_only_by_default() {
     assert_eq!(r.deltas, [-2, 4, -1, -1]);
     assert_eq!(r.score.as_ref().unwrap().total, 1);
     g.check_invariants().unwrap();
+}
+
+/// `seat` answers the open claim window with `action`; every other pending seat passes.
+fn claim_by(g: &mut Game, seat: Seat, action: Action) {
+    for s in g.pending_seats() {
+        g.apply(s, if s == seat { action } else { Action::Pass })
+            .unwrap();
+    }
 }
 
 fn pass_all(g: &mut Game) {

@@ -237,14 +237,7 @@ fn t4_kong_money_is_paid_on_the_spot_and_kept_in_a_drawn_hand() {
     assert_eq!(g.kong_payments(), [6, -2, -2, -2]);
     discard(&mut g, Seat(0), "7p");
     // Seat 1 (B) pungs 7p.
-    for s in g.pending_seats() {
-        let a = if s == Seat(1) {
-            Action::Pung
-        } else {
-            Action::Pass
-        };
-        g.apply(s, a).unwrap();
-    }
+    claim_by(&mut g, Seat(1), Action::Pung);
     discard(&mut g, Seat(1), "1z");
     pass_claims(&mut g);
     let (s, d) = g.turn().unwrap();
@@ -252,14 +245,7 @@ fn t4_kong_money_is_paid_on_the_spot_and_kept_in_a_drawn_hand() {
     pass_claims(&mut g);
     // Seat 3 (D) discards 9s, A kongs it: 3 from D.
     discard(&mut g, Seat(3), "9s");
-    for s in g.pending_seats() {
-        let a = if s == Seat(0) {
-            Action::Kong
-        } else {
-            Action::Pass
-        };
-        g.apply(s, a).unwrap();
-    }
+    claim_by(&mut g, Seat(0), Action::Kong);
     assert_eq!(g.kong_payments(), [9, -2, -2, -5]);
     let (s, d) = g.turn().unwrap();
     assert_eq!(s, Seat(0));
@@ -415,14 +401,7 @@ fn missed_pung_bars_that_tile_until_the_own_next_turn_and_one_pung_per_hand() {
     for (rules, more) in [(rules, false), (dp(), true)] {
         let mut g = scripted(rules, hands, "6p", "");
         discard(&mut g, Seat(0), "9p");
-        for s in g.pending_seats() {
-            let a = if s == Seat(2) {
-                Action::Pung
-            } else {
-                Action::Pass
-            };
-            g.apply(s, a).unwrap();
-        }
+        claim_by(&mut g, Seat(2), Action::Pung);
         discard(&mut g, Seat(2), "4s");
         pass_claims(&mut g);
         discard(&mut g, Seat(3), "1p");
