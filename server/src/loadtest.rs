@@ -86,6 +86,12 @@ pub struct Args {
     pub progress_secs: u64,
 }
 
+/// Longest pause a player may take (the rules' own limits are shorter).
+const MAX_PAUSE_MS: u64 = 600_000;
+
+/// Most players one run drives: one loopback address and a few descriptors each.
+const MAX_PLAYERS: usize = 1_000_000;
+
 fn parse_range(s: &str) -> Result<(u64, u64), String> {
     let (a, b) = s
         .split_once(',')
@@ -100,6 +106,9 @@ fn parse_range(s: &str) -> Result<(u64, u64), String> {
         .map_err(|_| format!("'{b}' is not a number"))?;
     if a > b {
         return Err(format!("{a} is more than {b}"));
+    }
+    if b > MAX_PAUSE_MS {
+        return Err(format!("pauses are at most {MAX_PAUSE_MS} ms"));
     }
     Ok((a, b))
 }
@@ -173,8 +182,8 @@ struct Ctx {
 
 /// Runs the load and returns its report.
 pub fn run(args: &Args) -> Result<Report, String> {
-    if args.players == 0 {
-        return Err("--players must be at least 1".into());
+    if args.players == 0 || args.players > MAX_PLAYERS {
+        return Err(format!("--players must be 1 to {MAX_PLAYERS}"));
     }
     let mut server = match &args.server {
         Some(url) => ServerProcess::existing(url, args.server_pid)?,
@@ -843,6 +852,7 @@ mod tests {
         assert_eq!(parse_range("5, 10"), Ok((5, 10)));
         assert!(parse_range("10,5").is_err());
         assert!(parse_range("x").is_err());
+        assert!(parse_range("0,18446744073709551615").is_err());
         let mut r = Rng(7);
         assert!((0..1000).all(|_| (3..=9).contains(&r.between((3, 9)))));
     }
