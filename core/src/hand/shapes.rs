@@ -464,6 +464,14 @@ pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decom
     })
 }
 
+/// The seven-pairs reading of a concealed 14-tile hand of pairs that has no regular reading,
+/// if it is one: then it is the hand's only reading (thirteen orphans and honors and knitted
+/// hold single tiles, a knitted straight nine distinct kinds besides a set and a pair, so
+/// none of them fits seven pairs).
+pub(crate) fn only_seven_pairs_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
+    (seven_pairs(c) && !regular_complete(c, 4)).then(|| seven_pairs_reading(c))
+}
+
 /// Every decomposition of a complete hand, collected.
 pub fn decompositions(concealed: &TileCounts, melds: &[Meld]) -> Vec<Decomposition> {
     let mut v = Vec::new();

@@ -44,9 +44,8 @@ const REVERSIBLE: u64 = 1 << 9
 
 /// The facts of one winning hand that every reading shares.
 pub(crate) struct Prepared {
-    /// The 13 concealed tiles held before the win.
-    c13: [u8; KINDS],
-    /// The concealed tiles with the winning tile: what the readings are made of.
+    /// The concealed tiles with the winning tile: what the readings are made of (the 13 held
+    /// before the win are these less the winning tile).
     pub(crate) c14: [u8; KINDS],
     melds: usize,
     win: Tile,
@@ -72,7 +71,6 @@ pub(crate) struct Prepared {
 impl Prepared {
     #[inline(always)]
     pub(crate) fn new(
-        c13: [u8; KINDS],
         c14: [u8; KINDS],
         (all, any_four): ([u8; KINDS], bool),
         meld_kinds: &[MeldKind],
@@ -91,8 +89,11 @@ impl Prepared {
         let mut base_held = 0u128;
         let kinds = content_fans(&all, any_four, kongs, &mut base, &mut base_held);
         conditions.fans(&mut base, &mut base_held);
+        // Nine gates is one suit with no melds: only a full flush is looked at.
+        let nine_gates = meld_kinds.is_empty()
+            && base_held >> id::FULL_FLUSH & 1 == 1
+            && is_nine_gates(&c14, win);
         Prepared {
-            c13,
             c14,
             melds: meld_kinds.len(),
             win,
@@ -103,7 +104,7 @@ impl Prepared {
             base,
             base_held,
             kinds,
-            nine_gates: meld_kinds.is_empty() && is_nine_gates(&c13),
+            nine_gates,
             mixed_kong_5: conditions.mixed_kong_5,
             unique_wait: Cell::new(None),
         }
@@ -113,7 +114,9 @@ impl Prepared {
         if let Some(u) = self.unique_wait.get() {
             return u;
         }
-        let kinds = wait::winning_kinds(&self.c13, self.melds);
+        let mut c13 = self.c14;
+        c13[self.win.index()] -= 1;
+        let kinds = wait::winning_kinds(&c13, self.melds);
         let u = kinds & !(1u64 << self.win.index()) == 0;
         self.unique_wait.set(Some(u));
         u
@@ -248,28 +251,36 @@ fn content_fans(
     held
 }
 
-/// The 13 held tiles are exactly 1112345678999 of one suit.
-fn is_nine_gates(c13: &[u8; KINDS]) -> bool {
+/// The 13 held tiles (`c14` less the winning tile) are exactly 1112345678999 of one suit.
+fn is_nine_gates(c14: &[u8; KINDS], win: Tile) -> bool {
     const GATES: [u8; 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3];
-    (0..3).any(|s| c13[9 * s..9 * s + 9] == GATES)
+    if !win.is_suited() {
+        return false;
+    }
+    let s = win.index() / 9 * 9;
+    let mut c13 = [0u8; 9];
+    c13.copy_from_slice(&c14[s..s + 9]);
+    c13[win.index() - s] -= 1;
+    c13 == GATES
 }
 
-/// Scores one reading: the fan counts after exclusions, and their total (flowers aside).
+/// Scores one reading into `f`: the fan counts after exclusions; returns their total (flowers
+/// aside) and the ids counted.
 #[inline(always)]
-pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> Reading {
-    let mut f = p.base;
+pub(crate) fn evaluate(p: &Prepared, d: &Decomposition, f: &mut Counts) -> Reading {
+    *f = p.base;
     // The ids counted: the special shapes add known ones; a set reading adds many, so its
     // counts are scanned.
     let mut held = p.base_held;
     match d.shape {
         Shape::Regular => {
-            set_fans(p, d, false, &mut f);
-            held = present(&f);
+            set_fans(p, d, false, f);
+            held = present(f);
         }
         Shape::KnittedStraight => {
             f[id::KNITTED_STRAIGHT as usize] = 1;
-            set_fans(p, d, true, &mut f);
-            held = present(&f);
+            set_fans(p, d, true, f);
+            held = present(f);
         }
         Shape::SevenPairs => {
             let fan = if shifted_pairs(&p.c14) {
@@ -277,24 +288,24 @@ pub(crate) fn evaluate(p: &Prepared, d: &Decomposition) -> Reading {
             } else {
                 id::SEVEN_PAIRS
             };
-            set(&mut f, &mut held, fan);
+            set(f, &mut held, fan);
         }
-        Shape::ThirteenOrphans => set(&mut f, &mut held, id::THIRTEEN_ORPHANS),
+        Shape::ThirteenOrphans => set(f, &mut held, id::THIRTEEN_ORPHANS),
         Shape::HonorsKnitted => {
             let honors = p.c14[27..].iter().filter(|&&x| x > 0).count();
             if honors == 7 {
-                set(&mut f, &mut held, id::GREATER_HONORS_AND_KNITTED_TILES);
+                set(f, &mut held, id::GREATER_HONORS_AND_KNITTED_TILES);
             } else {
-                set(&mut f, &mut held, id::LESSER_HONORS_AND_KNITTED_TILES);
+                set(f, &mut held, id::LESSER_HONORS_AND_KNITTED_TILES);
                 // Five honors leave room for all nine knitted tiles.
                 if honors == 5 {
-                    set(&mut f, &mut held, id::KNITTED_STRAIGHT);
+                    set(f, &mut held, id::KNITTED_STRAIGHT);
                 }
             }
         }
     }
-    debug_assert_eq!(held, present(&f));
-    finish(&mut f, held)
+    debug_assert_eq!(held, present(f));
+    finish(f, held)
 }
 
 /// 连七对: seven consecutive pairs of one suit.
@@ -811,17 +822,13 @@ pub(crate) fn finish(f: &mut Counts, mut held: u128) -> Reading {
         held |= 1 << id::CHICKEN_HAND;
         total = POINTS[id::CHICKEN_HAND as usize] as u32;
     }
-    Reading {
-        counts: *f,
-        total,
-        held,
-    }
+    Reading { total, held }
 }
 
-/// One reading's fans: counts by id, their total (flowers aside), and the ids counted as a
-/// mask.
+/// One reading's total (flowers aside) and the ids counted, as a mask; the counts themselves
+/// are left in the array the reading was scored into.
+#[derive(Clone, Copy)]
 pub(crate) struct Reading {
-    pub(crate) counts: Counts,
     pub(crate) total: u32,
     pub(crate) held: u128,
 }

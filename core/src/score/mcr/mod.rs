@@ -249,14 +249,14 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
+    /// The breakdown of a reading whose counts are `counts` (flowers are added to them).
     #[inline(always)]
-    fn new(r: &Reading, flowers: u8, opts: &McrOptions) -> Breakdown {
-        let mut counts = r.counts;
+    fn new(counts: &mut Counts, r: Reading, flowers: u8, opts: &McrOptions) -> Breakdown {
         let points = r.total;
         counts[id::FLOWER_TILES as usize] = flowers;
         let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
         Breakdown {
-            fans: FanList::from_counts(&counts, held),
+            fans: FanList::from_counts(counts, held),
             total: points + flowers as u32,
             flowers,
             valid: points >= opts.min_points,
@@ -285,13 +285,14 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         return Err(ScoreError::FlowerWinTile(win));
     }
 
-    // Counted while checked for flowers; wrapping, as the size is checked only below.
-    let mut c13 = [0u8; KINDS];
+    // Counted while checked for flowers; wrapping, as the size is checked only below. The
+    // winning tile is added once the size is known (the 13 held tiles are never kept apart).
+    let mut c14 = [0u8; KINDS];
     for &t in ctx.concealed {
         if t.is_flower() {
             return Err(ScoreError::FlowerInHand(t));
         }
-        c13[t.index()] = c13[t.index()].wrapping_add(1);
+        c14[t.index()] = c14[t.index()].wrapping_add(1);
     }
     if ctx.melds.len() > 4 {
         return Err(ScoreError::TooManyMelds(ctx.melds.len()));
@@ -318,8 +319,10 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         m.add_to(&mut c);
         in_melds = c.0;
     }
-    let mut c14 = c13;
-    c14[win.index()] += 1;
+    let w = win.index();
+    // Held before the win (at most 13 copies: the size is checked).
+    let held = c14[w] > 0;
+    c14[w] += 1;
     let mut all = c14;
     for (a, &m) in all.iter_mut().zip(&in_melds) {
         *a += m;
@@ -336,8 +339,6 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
     if ctx.on_kong && !ctx.self_drawn {
         return Err(ScoreError::OnKongNotSelfDrawn);
     }
-    let w = win.index();
-    let held = c13[w] > 0;
     let robbing = ctx.robbing_kong && !held && in_melds[w] == 0;
     let conditions = Conditions {
         self_drawn: ctx.self_drawn,
@@ -355,7 +356,6 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         mixed_kong_5: opts.mixed_kong_5,
     };
     Ok(Prepared::new(
-        c13,
         c14,
         (all, most == 4),
         &meld_kinds[..ctx.melds.len()],
@@ -419,9 +419,12 @@ pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreErro
     if ctx.melds.is_empty() {
         // Without melds the kinds held are those of the concealed tiles.
         let only = crate::hand::only_special_reading(&p.c14, p.kinds)
-            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14, p.kinds));
+            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14, p.kinds))
+            .or_else(|| crate::hand::only_seven_pairs_reading(&p.c14));
         if let Some(d) = only {
-            return Ok(Breakdown::new(&eval::evaluate(&p, &d), ctx.flowers, opts));
+            let mut f = [0; SLOTS];
+            let r = eval::evaluate(&p, &d, &mut f);
+            return Ok(Breakdown::new(&mut f, r, ctx.flowers, opts));
         }
     }
     score_every_reading(ctx, &p, opts)
@@ -434,24 +437,28 @@ fn score_every_reading(
     opts: &McrOptions,
 ) -> Result<Breakdown, ScoreError> {
     let seven_pairs = ctx.melds.is_empty() && p.c14.iter().all(|&x| x % 2 == 0);
+    // Each reading is scored into `f`; the best so far is kept in `best_counts`.
+    let mut f = [0; SLOTS];
+    let mut best_counts = [0; SLOTS];
     let mut best: Option<(u32, Reading)> = None;
     for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| {
-        let r = eval::evaluate(p, d);
+        let r = eval::evaluate(p, d, &mut f);
         let order = reading_order(d);
         let better = match &best {
             None => true,
             Some((o, b)) => preferred(
-                (r.total, order, &r.counts),
-                (b.total, *o, &b.counts),
+                (r.total, order, &f),
+                (b.total, *o, &best_counts),
                 seven_pairs,
             ),
         };
         if better {
             best = Some((order, r));
+            best_counts = f;
         }
     });
     let (_, r) = best.ok_or(ScoreError::NotComplete)?;
-    Ok(Breakdown::new(&r, ctx.flowers, opts))
+    Ok(Breakdown::new(&mut best_counts, r, ctx.flowers, opts))
 }
 
 /// Scores one reading of the hand alone, as if it were the only one. `reading` must be one of
@@ -468,11 +475,9 @@ pub fn score_decomposition(
     if !found {
         return Err(ScoreError::ForeignReading);
     }
-    Ok(Breakdown::new(
-        &eval::evaluate(&p, reading),
-        ctx.flowers,
-        opts,
-    ))
+    let mut f = [0; SLOTS];
+    let r = eval::evaluate(&p, reading, &mut f);
+    Ok(Breakdown::new(&mut f, r, ctx.flowers, opts))
 }
 
 /// Whether the hand may be declared a win: complete, consistent and worth the minimum without
@@ -540,9 +545,9 @@ mod tests {
         assert_eq!(n, 81);
     }
 
-    /// Thirteen orphans, honors and knitted (5–7 honors) and seven shifted pairs, every winning
-    /// tile, under varied conditions: the shortcuts of [`score`] give what scoring every
-    /// reading gives. For seven shifted pairs this is all of them.
+    /// Thirteen orphans, honors and knitted (5–7 honors), seven shifted pairs and seven pairs,
+    /// every winning tile, under varied conditions: the shortcuts of [`score`] give what
+    /// scoring every reading gives. For seven shifted pairs this is all of them.
     #[test]
     fn shortcuts_match_every_reading() {
         let opts = McrOptions::default();
@@ -575,6 +580,29 @@ mod tests {
                 }
                 hands.push(c);
             }
+        }
+        // Seven pairs, four alike now and then, many of them also regular hands (those take
+        // the full path; the others have seven pairs as their only reading).
+        let mut state = 0x0DDB_1A5E_5BAD_5EEDu64;
+        for n in 0..400 {
+            let mut c = [0u8; KINDS];
+            let mut pairs = 0;
+            while pairs < 7 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Every other hand keeps to one suit, where regular readings are common.
+                let k = if n % 2 == 0 {
+                    (state % 34) as usize
+                } else {
+                    (state % 9) as usize + 9
+                };
+                if c[k] <= 2 {
+                    c[k] += 2;
+                    pairs += 1;
+                }
+            }
+            hands.push(c);
         }
         let mut checked = 0;
         for c in hands {
