@@ -54,10 +54,13 @@ pub(crate) struct Prepared {
     round: Tile,
     /// Melds shown face up (a concealed kong keeps the hand concealed).
     exposed: usize,
-    /// Fans of tile content and win conditions, the same in every reading.
-    base: Counts,
-    /// The ids counted in `base`, as a mask.
+    /// Fans of tile content and win conditions, the same in every reading, as a mask of ids:
+    /// each counts once, but for 四归一 ([`Prepared::hogs`]). Kept as a mask rather than a
+    /// counts array so that starting a reading writes its counts without reading an array
+    /// just written byte by byte (a stall).
     base_held: u128,
+    /// How many times 四归一 counts.
+    hogs: u8,
     /// The kinds in the hand (melds included), as a mask.
     pub(crate) kinds: u64,
     /// 九莲宝灯: the 13 held tiles are 1112345678999 of one suit.
@@ -85,10 +88,9 @@ impl Prepared {
             .iter()
             .filter(|&&k| k != MeldKind::Kong(KongKind::Concealed))
             .count();
-        let mut base = [0u8; SLOTS];
         let mut base_held = 0u128;
-        let kinds = content_fans(&all, any_four, kongs, &mut base, &mut base_held);
-        conditions.fans(&mut base, &mut base_held);
+        let (kinds, hogs) = content_fans(&all, any_four, kongs, &mut base_held);
+        conditions.fans(&mut base_held);
         // Nine gates is one suit with no melds: only a full flush is looked at.
         let nine_gates = meld_kinds.is_empty()
             && base_held >> id::FULL_FLUSH & 1 == 1
@@ -101,8 +103,8 @@ impl Prepared {
             seat: conditions.seat,
             round: conditions.round,
             exposed,
-            base,
             base_held,
+            hogs,
             kinds,
             nine_gates,
             mixed_kong_5: conditions.mixed_kong_5,
@@ -137,26 +139,21 @@ pub(crate) struct Conditions {
 }
 
 impl Conditions {
-    fn fans(&self, f: &mut Counts, held: &mut u128) {
-        if self.last_copy {
-            set(f, held, id::LAST_TILE);
-        }
+    /// Marks the fans of the win conditions in the mask `held`.
+    fn fans(&self, held: &mut u128) {
+        let mut mark = |fan: u8, on: bool| *held |= u128::from(on) << fan;
+        mark(id::LAST_TILE, self.last_copy);
         if self.self_drawn {
-            set(f, held, id::SELF_DRAWN);
-            if self.last_tile {
-                set(f, held, id::LAST_TILE_DRAW);
-            }
+            mark(id::SELF_DRAWN, true);
+            mark(id::LAST_TILE_DRAW, self.last_tile);
             // §7 item 10: both by default; the option drops 杠上开花 beside 妙手回春.
-            if self.on_kong && (!self.last_tile || self.kong_flower_with_last_tile_draw) {
-                set(f, held, id::OUT_WITH_REPLACEMENT_TILE);
-            }
+            mark(
+                id::OUT_WITH_REPLACEMENT_TILE,
+                self.on_kong && (!self.last_tile || self.kong_flower_with_last_tile_draw),
+            );
         } else {
-            if self.last_tile {
-                set(f, held, id::LAST_TILE_CLAIM);
-            }
-            if self.robbing_kong {
-                set(f, held, id::ROBBING_THE_KONG);
-            }
+            mark(id::LAST_TILE_CLAIM, self.last_tile);
+            mark(id::ROBBING_THE_KONG, self.robbing_kong);
         }
     }
 }
@@ -169,16 +166,11 @@ fn set(f: &mut Counts, held: &mut u128, fan: u8) {
 }
 
 /// Fans judged on the tiles alone (suits, ranks, kinds): they hold for every reading, seven
-/// pairs included. `all` counts every tile of the hand, a kong as four.
-/// Returns the kinds held, as a mask.
+/// pairs included, and are marked in the mask `counted`. `all` counts every tile of the hand,
+/// a kong as four. Returns the kinds held, as a mask, and how many times 四归一 counts.
 /// `any_four`: some kind is held four times.
-fn content_fans(
-    all: &[u8; KINDS],
-    any_four: bool,
-    kongs: usize,
-    f: &mut Counts,
-    counted: &mut u128,
-) -> u64 {
+fn content_fans(all: &[u8; KINDS], any_four: bool, kongs: usize, counted: &mut u128) -> (u64, u8) {
+    let mut mark = |fan: u8| *counted |= 1 << fan;
     // Eight kinds at a time: held where the count is not zero, four where it xor 4 is zero
     // (the padding past the last kind is zero, so never four).
     let mut held = 0u64;
@@ -196,32 +188,32 @@ fn content_fans(
     let suits = (0..3).filter(|s| held >> (9 * s) & 0x1ff != 0).count();
     let no_honors = held & HONORS == 0;
     if no_honors {
-        set(f, counted, id::NO_HONORS);
+        mark(id::NO_HONORS);
     }
     match suits {
-        2 => set(f, counted, id::ONE_VOIDED_SUIT),
-        1 if no_honors => set(f, counted, id::FULL_FLUSH),
-        1 => set(f, counted, id::HALF_FLUSH),
-        3 if held & WINDS != 0 && held & DRAGONS != 0 => set(f, counted, id::ALL_TYPES),
+        2 => mark(id::ONE_VOIDED_SUIT),
+        1 if no_honors => mark(id::FULL_FLUSH),
+        1 => mark(id::HALF_FLUSH),
+        3 if held & WINDS != 0 && held & DRAGONS != 0 => mark(id::ALL_TYPES),
         _ => {}
     }
     let simples = held & (TERMINALS | HONORS) == 0;
     if simples {
-        set(f, counted, id::ALL_SIMPLES);
+        mark(id::ALL_SIMPLES);
     }
     if held & !REVERSIBLE == 0 {
-        set(f, counted, id::REVERSIBLE_TILES);
+        mark(id::REVERSIBLE_TILES);
     }
     if held & !GREEN == 0 {
-        set(f, counted, id::ALL_GREEN);
+        mark(id::ALL_GREEN);
     }
     if !simples {
         if held & !HONORS == 0 {
-            set(f, counted, id::ALL_HONORS);
+            mark(id::ALL_HONORS);
         } else if held & !TERMINALS == 0 {
-            set(f, counted, id::ALL_TERMINALS);
+            mark(id::ALL_TERMINALS);
         } else if held & !(TERMINALS | HONORS) == 0 {
-            set(f, counted, id::ALL_TERMINALS_AND_HONORS);
+            mark(id::ALL_TERMINALS_AND_HONORS);
         }
     }
     if no_honors {
@@ -231,24 +223,23 @@ fn content_fans(
         }
         // Bit r-1 for rank r.
         if ranks & !0b111 == 0 {
-            set(f, counted, id::LOWER_TILES);
+            mark(id::LOWER_TILES);
         } else if ranks & !0b1111 == 0 {
-            set(f, counted, id::LOWER_FOUR);
+            mark(id::LOWER_FOUR);
         } else if ranks & !0b1_1100_0000 == 0 {
-            set(f, counted, id::UPPER_TILES);
+            mark(id::UPPER_TILES);
         } else if ranks & !0b1_1110_0000 == 0 {
-            set(f, counted, id::UPPER_FOUR);
+            mark(id::UPPER_FOUR);
         } else if ranks & !0b0_0011_1000 == 0 {
-            set(f, counted, id::MIDDLE_TILES);
+            mark(id::MIDDLE_TILES);
         }
     }
     // 四归一: four copies used without being a kong.
     let hogs = fours.saturating_sub(kongs) as u8;
     if hogs > 0 {
-        f[id::TILE_HOG as usize] = hogs;
-        *counted |= 1 << id::TILE_HOG;
+        mark(id::TILE_HOG);
     }
-    held
+    (held, hogs)
 }
 
 /// The 13 held tiles (`c14` less the winning tile) are exactly 1112345678999 of one suit.
@@ -268,7 +259,13 @@ fn is_nine_gates(c14: &[u8; KINDS], win: Tile) -> bool {
 /// aside) and the ids counted.
 #[inline(always)]
 pub(crate) fn evaluate(p: &Prepared, d: &Decomposition, f: &mut Counts) -> Reading {
-    *f = p.base;
+    *f = [0; SLOTS];
+    let mut todo = p.base_held;
+    while todo != 0 {
+        f[todo.trailing_zeros() as usize] = 1;
+        todo &= todo - 1;
+    }
+    f[id::TILE_HOG as usize] = p.hogs;
     // The ids counted: the special shapes add known ones; a set reading adds many, so its
     // counts are scanned.
     let mut held = p.base_held;

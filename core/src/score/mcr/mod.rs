@@ -178,24 +178,28 @@ pub struct FanList {
 }
 
 impl FanList {
-    /// The list of `counts`, whose nonzero ids are `held`.
+    const EMPTY: FanList = FanList {
+        items: [FanCount { id: 0, count: 0 }; SLOTS],
+        len: 0,
+    };
+
+    /// Sets the list to `counts`, whose nonzero ids are `held`. Filled in place: the list is
+    /// written two bytes an entry, and copying it whole right after would stall on those
+    /// writes.
     #[inline(always)]
-    fn from_counts(counts: &Counts, held: u128) -> FanList {
-        let mut list = FanList {
-            items: [FanCount { id: 0, count: 0 }; SLOTS],
-            len: 0,
-        };
+    fn fill(&mut self, counts: &Counts, held: u128) {
         let mut held = held;
+        let mut len = 0;
         while held != 0 {
             let i = held.trailing_zeros() as usize;
             held &= held - 1;
-            list.items[list.len as usize] = FanCount {
+            self.items[len] = FanCount {
                 id: i as FanId,
                 count: counts[i],
             };
-            list.len += 1;
+            len += 1;
         }
-        list
+        self.len = len as u8;
     }
 
     /// How many times the fan `id` counts (0 when absent).
@@ -249,18 +253,23 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
-    /// The breakdown of a reading whose counts are `counts` (flowers are added to them).
+    const EMPTY: Breakdown = Breakdown {
+        fans: FanList::EMPTY,
+        total: 0,
+        flowers: 0,
+        valid: false,
+    };
+
+    /// Sets the breakdown to a reading whose counts are `counts` (flowers are added to them).
     #[inline(always)]
-    fn new(counts: &mut Counts, r: Reading, flowers: u8, opts: &McrOptions) -> Breakdown {
+    fn fill(&mut self, counts: &mut Counts, r: Reading, flowers: u8, opts: &McrOptions) {
         let points = r.total;
         counts[id::FLOWER_TILES as usize] = flowers;
         let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
-        Breakdown {
-            fans: FanList::from_counts(counts, held),
-            total: points + flowers as u32,
-            flowers,
-            valid: points >= opts.min_points,
-        }
+        self.fans.fill(counts, held);
+        self.total = points + flowers as u32;
+        self.flowers = flowers;
+        self.valid = points >= opts.min_points;
     }
 
     /// How many times the fan `id` counts (0 when absent).
@@ -286,8 +295,11 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
     }
 
     // Counted while checked for flowers; wrapping, as the size is checked only below. The
-    // winning tile is added once the size is known (the 13 held tiles are never kept apart).
+    // winning tile first: the counts are then complete before they are first read as a whole
+    // (a byte written just before a wide read of the array stalls it).
+    let w = win.index();
     let mut c14 = [0u8; KINDS];
+    c14[w] = 1;
     for &t in ctx.concealed {
         if t.is_flower() {
             return Err(ScoreError::FlowerInHand(t));
@@ -319,13 +331,13 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         m.add_to(&mut c);
         in_melds = c.0;
     }
-    let w = win.index();
-    // Held before the win (at most 13 copies: the size is checked).
-    let held = c14[w] > 0;
-    c14[w] += 1;
+    // Held before the win.
+    let held = c14[w] > 1;
     let mut all = c14;
-    for (a, &m) in all.iter_mut().zip(&in_melds) {
-        *a += m;
+    if !ctx.melds.is_empty() {
+        for (a, &m) in all.iter_mut().zip(&in_melds) {
+            *a += m;
+        }
     }
     // One pass for the maximum (it vectorises); the culprit is looked for only when over.
     let most = all.iter().fold(0, |m, &x| m.max(x));
@@ -414,7 +426,16 @@ fn preferred(a: (u32, u32, &Counts), b: (u32, u32, &Counts), seven_pairs: bool) 
 /// those are four chows and a pair of one suit (no pung fits seven pairs), worth at most
 /// full flush 24 + pure straight or shifted chows 16 + a few small fans, and the win
 /// conditions add the same to both; `shortcuts_match_every_reading` checks all such hands.
+#[inline]
 pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreError> {
+    // Filled in place by a call that the caller's copy of the result can be merged with.
+    let mut b = Breakdown::EMPTY;
+    score_into(ctx, opts, &mut b)?;
+    Ok(b)
+}
+
+/// [`score`] into `out`.
+fn score_into(ctx: &WinContext, opts: &McrOptions, out: &mut Breakdown) -> Result<(), ScoreError> {
     let p = prepare(ctx, opts)?;
     if ctx.melds.is_empty() {
         // Without melds the kinds held are those of the concealed tiles.
@@ -424,18 +445,20 @@ pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreErro
         if let Some(d) = only {
             let mut f = [0; SLOTS];
             let r = eval::evaluate(&p, &d, &mut f);
-            return Ok(Breakdown::new(&mut f, r, ctx.flowers, opts));
+            out.fill(&mut f, r, ctx.flowers, opts);
+            return Ok(());
         }
     }
-    score_every_reading(ctx, &p, opts)
+    score_every_reading(ctx, &p, opts, out)
 }
 
-/// The best of every reading of the hand.
+/// The best of every reading of the hand, into `out`.
 fn score_every_reading(
     ctx: &WinContext,
     p: &Prepared,
     opts: &McrOptions,
-) -> Result<Breakdown, ScoreError> {
+    out: &mut Breakdown,
+) -> Result<(), ScoreError> {
     let seven_pairs = ctx.melds.is_empty() && p.c14.iter().all(|&x| x % 2 == 0);
     // Each reading is scored into `f`; the best so far is kept in `best_counts`.
     let mut f = [0; SLOTS];
@@ -458,7 +481,8 @@ fn score_every_reading(
         }
     });
     let (_, r) = best.ok_or(ScoreError::NotComplete)?;
-    Ok(Breakdown::new(&mut best_counts, r, ctx.flowers, opts))
+    out.fill(&mut best_counts, r, ctx.flowers, opts);
+    Ok(())
 }
 
 /// Scores one reading of the hand alone, as if it were the only one. `reading` must be one of
@@ -477,7 +501,9 @@ pub fn score_decomposition(
     }
     let mut f = [0; SLOTS];
     let r = eval::evaluate(&p, reading, &mut f);
-    Ok(Breakdown::new(&mut f, r, ctx.flowers, opts))
+    let mut b = Breakdown::EMPTY;
+    b.fill(&mut f, r, ctx.flowers, opts);
+    Ok(b)
 }
 
 /// Whether the hand may be declared a win: complete, consistent and worth the minimum without
@@ -622,11 +648,9 @@ mod tests {
                         ..WinContext::new(&concealed, &[], Tile::kind(w))
                     };
                     let p = prepare(&ctx, &opts).unwrap();
-                    assert_eq!(
-                        score(&ctx, &opts),
-                        score_every_reading(&ctx, &p, &opts),
-                        "{c:?} winning on {w}"
-                    );
+                    let mut every = Breakdown::EMPTY;
+                    score_every_reading(&ctx, &p, &opts, &mut every).unwrap();
+                    assert_eq!(score(&ctx, &opts), Ok(every), "{c:?} winning on {w}");
                     checked += 1;
                 }
             }
