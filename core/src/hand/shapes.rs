@@ -266,22 +266,23 @@ fn regular_distance_k<const K: usize>(c: &[u8; KINDS]) -> u8 {
 /// one of them three-plus-two (the pair). Four packed-table reads, no merging.
 #[inline]
 fn regular_complete(c: &[u8; KINDS], _sets: usize) -> bool {
-    let t = tables();
-    let mut pair_seen = false;
-    for (g, range) in [(0, 0..9), (1, 9..18), (2, 18..27), (3, 27..34)] {
-        let group = &c[range];
-        let n: u8 = group.iter().sum();
-        let pair = match n % 3 {
-            0 => false,
-            2 if !pair_seen => true,
+    const RANGES: [std::ops::Range<usize>; 4] = [0..9, 9..18, 18..27, 27..34];
+    // The group sizes first: most hands that are not regular fail on them, before any table
+    // is read.
+    let n = RANGES.map(|r| c[r].iter().sum::<u8>());
+    let mut pairs = 0;
+    for &x in &n {
+        match x % 3 {
+            0 => {}
+            2 => pairs += 1,
             _ => return false,
-        };
-        pair_seen |= pair;
-        if n > 0 && !t.group_complete(g, group, (n / 3) as usize, pair) {
-            return false;
         }
     }
-    pair_seen
+    if pairs != 1 {
+        return false;
+    }
+    let t = tables();
+    (0..4).all(|g| n[g] == 0 || t.group_complete(g, &c[RANGES[g].clone()], (n[g] / 3) as usize, n[g] % 3 == 2))
 }
 
 #[inline]
@@ -403,13 +404,25 @@ pub fn for_each_decomposition(
 }
 
 fn seven_pairs_reading(c: &[u8; KINDS]) -> Decomposition {
+    let kinds = (0..KINDS).fold(0u64, |m, i| m | u64::from(c[i] > 0) << i);
+    seven_pairs_reading_of(c, kinds)
+}
+
+/// [`seven_pairs_reading`] given the mask of the kinds held.
+fn seven_pairs_reading_of(c: &[u8; KINDS], kinds: u64) -> Decomposition {
     let mut d = Decomposition::empty(Shape::SevenPairs);
     let mut pairs = [Tile::EAST; 7];
     let mut n = 0;
-    for (i, &x) in c.iter().enumerate() {
-        for _ in 0..x / 2 {
-            pairs[n] = Tile::kind(i);
-            n += 1;
+    let mut todo = kinds;
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        for _ in 0..c[i] / 2 {
+            // Seven pairs hold fourteen tiles: never more than seven pairs.
+            if n < 7 {
+                pairs[n] = Tile::kind(i);
+                n += 1;
+            }
         }
     }
     d.pairs = Some(pairs);
@@ -468,8 +481,9 @@ pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decom
 /// if it is one: then it is the hand's only reading (thirteen orphans and honors and knitted
 /// hold single tiles, a knitted straight nine distinct kinds besides a set and a pair, so
 /// none of them fits seven pairs).
-pub(crate) fn only_seven_pairs_reading(c: &[u8; KINDS]) -> Option<Decomposition> {
-    (seven_pairs(c) && !regular_complete(c, 4)).then(|| seven_pairs_reading(c))
+/// `kinds` is the mask of the kinds held.
+pub(crate) fn only_seven_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
+    (seven_pairs(c) && !regular_complete(c, 4)).then(|| seven_pairs_reading_of(c, kinds))
 }
 
 /// Every decomposition of a complete hand, collected.

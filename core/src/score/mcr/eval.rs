@@ -118,8 +118,7 @@ impl Prepared {
         }
         let mut c13 = self.c14;
         c13[self.win.index()] -= 1;
-        let kinds = wait::winning_kinds(&c13, self.melds);
-        let u = kinds & !(1u64 << self.win.index()) == 0;
+        let u = wait::only_wait_is(&c13, self.melds, self.win.index());
         self.unique_wait.set(Some(u));
         u
     }

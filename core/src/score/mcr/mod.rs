@@ -170,16 +170,27 @@ impl Serialize for FanCount {
     }
 }
 
+/// At most this many fans make one breakdown. Fans that exclude each other or share one
+/// pattern never meet, so the count is bounded by the groups of fans one reading can hold:
+/// tile content 8 (无字; one of 缺一门 / 清一色 / 混一色 / 五门齐; 断幺; 推不倒; 绿一色; one of
+/// 字一色 / 清幺九 / 混幺九; one of the five rank fans; 四归一), win conditions 4, flowers 1,
+/// and of a regular reading's sets 20 (箭刻, 圈风刻, 门风刻, 幺九刻; two kong fans; one
+/// concealed-pung fan; 碰碰和; two pung patterns; four chow patterns; 平和; one of 全带幺 / 全带五 /
+/// 全双刻; 九莲宝灯; 组合龙; one of 不求人 / 门前清 / 全求人; one wait fan) — 33 in all (a special
+/// shape adds at most two fans to content, conditions and flowers). A list this short is
+/// copied with a few moves rather than a call.
+const FAN_CAPACITY: usize = 40;
+
 /// The fans of a breakdown in id order, held in a fixed array (no allocation).
 #[derive(Clone, Copy)]
 pub struct FanList {
-    items: [FanCount; SLOTS],
+    items: [FanCount; FAN_CAPACITY],
     len: u8,
 }
 
 impl FanList {
     const EMPTY: FanList = FanList {
-        items: [FanCount { id: 0, count: 0 }; SLOTS],
+        items: [FanCount { id: 0, count: 0 }; FAN_CAPACITY],
         len: 0,
     };
 
@@ -193,11 +204,16 @@ impl FanList {
         while held != 0 {
             let i = held.trailing_zeros() as usize;
             held &= held - 1;
-            self.items[len] = FanCount {
-                id: i as FanId,
-                count: counts[i],
-            };
-            len += 1;
+            debug_assert!(len < FAN_CAPACITY, "more fans than FAN_CAPACITY");
+            // Never reached past the bound above; checked rather than indexed, so that a
+            // mistake in it could not panic.
+            if let Some(slot) = self.items.get_mut(len) {
+                *slot = FanCount {
+                    id: i as FanId,
+                    count: counts[i],
+                };
+                len += 1;
+            }
         }
         self.len = len as u8;
     }
@@ -441,7 +457,7 @@ fn score_into(ctx: &WinContext, opts: &McrOptions, out: &mut Breakdown) -> Resul
         // Without melds the kinds held are those of the concealed tiles.
         let only = crate::hand::only_special_reading(&p.c14, p.kinds)
             .or_else(|| crate::hand::shifted_pairs_reading(&p.c14, p.kinds))
-            .or_else(|| crate::hand::only_seven_pairs_reading(&p.c14));
+            .or_else(|| crate::hand::only_seven_pairs_reading(&p.c14, p.kinds));
         if let Some(d) = only {
             let mut f = [0; SLOTS];
             let r = eval::evaluate(&p, &d, &mut f);

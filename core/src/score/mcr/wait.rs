@@ -168,6 +168,12 @@ pub(crate) fn regular_complete(c: &[u8; KINDS]) -> bool {
 
 /// The kinds that complete `c` (3n+1 tiles) in the regular shape, as a mask over kinds.
 fn regular_waits(c: &[u8; KINDS]) -> u64 {
+    regular_waits_among(c, !0, false)
+}
+
+/// The kinds among `wanted` that complete `c` in the regular shape; with `first`, only the
+/// first one found (enough to know whether there is any).
+fn regular_waits_among(c: &[u8; KINDS], wanted: u64, first: bool) -> u64 {
     let t = complete();
     let g = groups(c);
     let mut mask = 0u64;
@@ -192,7 +198,19 @@ fn regular_waits(c: &[u8; KINDS]) -> u64 {
         }
         let bits = if j == 3 { &t.honors } else { &t.suit };
         let big = c[start..start + len].iter().any(|&x| x > 4);
+        // A kind joins a set or the pair only beside a held tile: of the same kind, or (in a
+        // suit) within two ranks.
+        let mut near = 0u64;
         for r in 0..len {
+            if c[start + r] > 0 {
+                let reach: u64 = if j == 3 { 1 } else { 0b11111 };
+                near |= (reach << (r + 2)) >> 2;
+            }
+        }
+        let mut todo = near & ((1 << len) - 1) & (wanted >> start);
+        while todo != 0 {
+            let r = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
             let i = start + r;
             let wins = if big || c[i] >= 4 {
                 let mut part = [0u8; 9];
@@ -204,6 +222,9 @@ fn regular_waits(c: &[u8; KINDS]) -> u64 {
             };
             if wins {
                 mask |= 1 << i;
+                if first {
+                    return mask;
+                }
             }
         }
     }
@@ -253,20 +274,34 @@ fn split(c: &mut [u8; 9], len: usize, chows: bool, pair: bool) -> bool {
     false
 }
 
+/// Whether `win` is the only kind that completes the 13 held tiles `c13` in any shape (独听),
+/// given the number of melds: [`winning_kinds`] without `win`, stopping at the first other.
+pub(crate) fn only_wait_is(c13: &[u8; KINDS], melds: usize, win: usize) -> bool {
+    let others = !(1u64 << win);
+    regular_waits_among(c13, others, true) == 0 && special_waits(c13, melds) & others == 0
+}
+
 /// Every kind that completes the 13 held tiles `c13` (concealed, without the winning tile)
-/// in any shape, given the number of melds, as a mask over kinds.
+/// in any shape, given the number of melds, as a mask over kinds (the scorer asks only
+/// [`only_wait_is`]; this is what it is tested against).
+#[cfg(test)]
+fn winning_kinds(c13: &[u8; KINDS], melds: usize) -> u64 {
+    regular_waits(c13) | special_waits(c13, melds)
+}
+
+/// The kinds that complete `c13` in a shape other than the regular one.
 ///
 /// The special shapes are tried only when the kinds held allow them: thirteen orphans holds
 /// orphans only, honors and knitted thirteen kinds once each, a knitted straight at least
 /// eight of its nine tiles.
-pub(crate) fn winning_kinds(c13: &[u8; KINDS], melds: usize) -> u64 {
+fn special_waits(c13: &[u8; KINDS], melds: usize) -> u64 {
     let mut padded = [0u8; KINDS.next_multiple_of(8)];
     padded[..KINDS].copy_from_slice(c13);
     let mut held = 0u64;
     for (i, chunk) in padded.chunks_exact(8).enumerate() {
         held |= nonzero_bytes(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) << (8 * i);
     }
-    let mut mask = regular_waits(c13);
+    let mut mask = 0;
     if melds == 0 {
         mask |= seven_pairs_wait(c13);
         if held & !ORPHAN_MASK == 0 {
@@ -441,6 +476,15 @@ mod tests {
                 special += 1;
             }
             assert_eq!(winning_kinds(&c, melds), all, "{c:?} {melds}");
+            // The single-wait question, for a winning kind and for an arbitrary one.
+            let lowest = if all == 0 { 0 } else { all.trailing_zeros() as usize };
+            for w in [lowest, next(34)] {
+                assert_eq!(
+                    only_wait_is(&c, melds, w),
+                    all & !(1u64 << w) == 0,
+                    "{c:?} {melds} {w}"
+                );
+            }
         }
         assert!(special > 100, "{special}");
     }
