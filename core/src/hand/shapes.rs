@@ -269,7 +269,12 @@ fn regular_complete(c: &[u8; KINDS], _sets: usize) -> bool {
     const RANGES: [std::ops::Range<usize>; 4] = [0..9, 9..18, 18..27, 27..34];
     // The group sizes first: most hands that are not regular fail on them, before any table
     // is read.
-    let n = RANGES.map(|r| c[r].iter().sum::<u8>());
+    let sum = |g: usize| {
+        c[RANGES[g].clone()]
+            .iter()
+            .fold(0u8, |a, &x| a.wrapping_add(x))
+    };
+    let n = [sum(0), sum(1), sum(2), sum(3)];
     let mut pairs = 0;
     for &x in &n {
         match x % 3 {
@@ -282,7 +287,9 @@ fn regular_complete(c: &[u8; KINDS], _sets: usize) -> bool {
         return false;
     }
     let t = tables();
-    (0..4).all(|g| n[g] == 0 || t.group_complete(g, &c[RANGES[g].clone()], (n[g] / 3) as usize, n[g] % 3 == 2))
+    (0..4).all(|g| {
+        n[g] == 0 || t.group_complete(g, &c[RANGES[g].clone()], (n[g] / 3) as usize, n[g] % 3 == 2)
+    })
 }
 
 #[inline]

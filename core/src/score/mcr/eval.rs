@@ -75,7 +75,7 @@ impl Prepared {
     #[inline(always)]
     pub(crate) fn new(
         c14: [u8; KINDS],
-        (all, any_four): ([u8; KINDS], bool),
+        (all, kinds, any_four): ([u8; KINDS], u64, bool),
         meld_kinds: &[MeldKind],
         win: Tile,
         conditions: &Conditions,
@@ -89,7 +89,7 @@ impl Prepared {
             .filter(|&&k| k != MeldKind::Kong(KongKind::Concealed))
             .count();
         let mut base_held = 0u128;
-        let (kinds, hogs) = content_fans(&all, any_four, kongs, &mut base_held);
+        let hogs = content_fans(&all, kinds, any_four, kongs, &mut base_held);
         conditions.fans(&mut base_held);
         // Nine gates is one suit with no melds: only a full flush is looked at.
         let nine_gates = meld_kinds.is_empty()
@@ -166,20 +166,24 @@ fn set(f: &mut Counts, held: &mut u128, fan: u8) {
 
 /// Fans judged on the tiles alone (suits, ranks, kinds): they hold for every reading, seven
 /// pairs included, and are marked in the mask `counted`. `all` counts every tile of the hand,
-/// a kong as four. Returns the kinds held, as a mask, and how many times 四归一 counts.
+/// a kong as four, and `held` is the mask of its kinds. Returns how many times 四归一 counts.
 /// `any_four`: some kind is held four times.
-fn content_fans(all: &[u8; KINDS], any_four: bool, kongs: usize, counted: &mut u128) -> (u64, u8) {
+fn content_fans(
+    all: &[u8; KINDS],
+    held: u64,
+    any_four: bool,
+    kongs: usize,
+    counted: &mut u128,
+) -> u8 {
     let mut mark = |fan: u8| *counted |= 1 << fan;
-    // Eight kinds at a time: held where the count is not zero, four where it xor 4 is zero
-    // (the padding past the last kind is zero, so never four).
-    let mut held = 0u64;
+    // Kinds held four times, eight at a time: where the count xor 4 is zero (the padding
+    // past the last kind is zero, so never four). Rare, so only looked for when there is one.
     let mut four = 0u64;
-    let mut padded = [0u8; KINDS.next_multiple_of(8)];
-    padded[..KINDS].copy_from_slice(all);
-    for (i, chunk) in padded.chunks_exact(8).enumerate() {
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        held |= nonzero_bytes(x) << (8 * i);
-        if any_four {
+    if any_four {
+        let mut padded = [0u8; KINDS.next_multiple_of(8)];
+        padded[..KINDS].copy_from_slice(all);
+        for (i, chunk) in padded.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
             four |= (!nonzero_bytes(x ^ 0x0404_0404_0404_0404) & 0xff) << (8 * i);
         }
     }
@@ -238,7 +242,7 @@ fn content_fans(all: &[u8; KINDS], any_four: bool, kongs: usize, counted: &mut u
     if hogs > 0 {
         mark(id::TILE_HOG);
     }
-    (held, hogs)
+    hogs
 }
 
 /// The 13 held tiles (`c14` less the winning tile) are exactly 1112345678999 of one suit.

@@ -477,7 +477,11 @@ mod tests {
             }
             assert_eq!(winning_kinds(&c, melds), all, "{c:?} {melds}");
             // The single-wait question, for a winning kind and for an arbitrary one.
-            let lowest = if all == 0 { 0 } else { all.trailing_zeros() as usize };
+            let lowest = if all == 0 {
+                0
+            } else {
+                all.trailing_zeros() as usize
+            };
             for w in [lowest, next(34)] {
                 assert_eq!(
                     only_wait_is(&c, melds, w),
