@@ -204,7 +204,11 @@ fn regular_waits_among(c: &[u8; KINDS], wanted: u64, first: bool) -> u64 {
         for r in 0..len {
             if c[start + r] > 0 {
                 // Ranks r-2..=r+2 in a suit (shifted up by two, then down), r alone in honors.
-                near |= if j == 3 { 1 << r } else { (0b11111u64 << r) >> 2 };
+                near |= if j == 3 {
+                    1 << r
+                } else {
+                    (0b11111u64 << r) >> 2
+                };
             }
         }
         let mut todo = near & ((1 << len) - 1) & (wanted >> start);
