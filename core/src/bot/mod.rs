@@ -432,6 +432,20 @@ fn self_draw_is_worth_more(view: &SeatView) -> bool {
     (1.0 - miss) * 0.6 * 6.0 > SELF_DRAW_PASS
 }
 
+/// 飘 chosen each hand (桐城): the stake a bot adds before the hand, by a simple rule — 1
+/// when its dealt hand is three steps or fewer from ready over the game's shapes (wilds as
+/// jokers), else 0. A stake raises what the bot wins and what it pays alike, so it is put
+/// only on a hand that starts near a win.
+pub fn piao_choice(view: &SeatView) -> u8 {
+    let k = Knowledge::from_view(view);
+    let melds = k.melds.len();
+    let distance = match view.wild {
+        Some(w) => wild_distance(&k, &k.hand, w, melds).map_or(8, |s| s.shanten),
+        None => k.best(&k.hand, melds).map_or(8, |s| s.shanten),
+    };
+    u8::from(distance <= 3)
+}
+
 /// 财飘: holding a win that is 爆头 with a spare wild, a wild discard keeps the 爆头 wait and
 /// doubles the next win, so with tiles to spare the bot throws the wild instead of winning.
 fn piao_instead_of_winning(view: &SeatView, legal: &[Action]) -> Option<Action> {

@@ -49,6 +49,12 @@ impl App {
                 };
                 self.popup(f, area, " Quit ", Text::from(text), (60, 6), 0);
             }
+            Some(Overlay::Piao { sel }) => {
+                let text = format!(
+                    "Your 飘 (stake) on this hand: < {sel} >\n\nAdded to every payment between you and a winner or payer.\n←/→ or 0–9 · Enter stake it · Esc none"
+                );
+                self.popup(f, area, " 飘 ", Text::from(text), (64, 7), 0);
+            }
             Some(Overlay::Hint { lines, scroll }) => {
                 let text: Vec<Line> = lines.iter().map(|l| Line::from(l.clone())).collect();
                 let h = (lines.len() as u16 + 3).min(area.height.saturating_sub(2));
