@@ -260,6 +260,12 @@ pub fn run_seats(
             rules.name
         ));
     }
+    if outside && rules.blind_discards {
+        return Err(format!(
+            "Botzone programs see every discard; the {} rules lay them face down (暗牌)",
+            rules.name
+        ));
+    }
     let mut programs: Vec<Option<BotzoneSeat>> = seats
         .iter()
         .map(|s| match s {

@@ -672,7 +672,19 @@ fn describe(e: &Event, record: &HandRecord) -> String {
             }
         }
         Event::Flower { seat: s, tile } => format!("{} sets aside flower {tile}", seat(*s)),
-        Event::Discarded { seat: s, tile } => format!("{} discards {tile}", seat(*s)),
+        Event::Discarded {
+            seat: s,
+            tile: Some(tile),
+            face_down,
+        } => {
+            let how = if *face_down {
+                " face down (暗牌)"
+            } else {
+                ""
+            };
+            format!("{} discards {tile}{how}", seat(*s))
+        }
+        Event::Discarded { seat: s, .. } => format!("{} discards a tile face down", seat(*s)),
         Event::Claimed {
             seat: s,
             from,

@@ -399,3 +399,32 @@ fn with_ascii_a_whole_match_prints_only_ascii() {
         assert!(bad.is_empty(), "{bad:?}");
     }
 }
+
+/// 飘 chosen each hand: a script stakes before each hand (a bad stake is asked again), the
+/// end of input stakes 0, and `--piao-each-hand` needs a Tongcheng rule set.
+#[test]
+fn piao_each_hand_is_asked_before_every_hand() {
+    let dir = temp_dir("piao");
+    let args = [
+        "play",
+        "--seed",
+        "4",
+        "--rules",
+        "tongcheng-dianpao",
+        "--piao-each-hand",
+        "--db",
+        "h.db",
+    ];
+    let o = run(&dir, &args, "eleven\n12\n3\n");
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("'eleven' is not a stake"), "{out}");
+    assert!(out.contains("飘 12 (at most 10)"), "{out}");
+    assert!(out.contains("piao 3; everyone: "), "{out}");
+    assert!(out.contains("tongcheng-dianpao-piao rules"), "{out}");
+    let asked = out.matches("piao (飘) for this hand").count();
+    assert!(asked >= 3, "asked {asked} times: {out}");
+    let o = run(&dir, &["play", "--piao-each-hand", "--db", "g.db"], "");
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a Tongcheng rule"));
+}

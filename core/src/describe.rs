@@ -115,7 +115,19 @@ pub fn event_text(e: &Event, w: &Words) -> String {
         Event::Flower { seat, tile: x } => {
             format!("{} sets aside flower {}", who(*seat), tile(*x))
         }
-        Event::Discarded { seat, tile: x } => format!("{} discards {}", who(*seat), tile(*x)),
+        Event::Discarded {
+            seat,
+            tile: Some(x),
+            face_down,
+        } => {
+            let how = if *face_down {
+                " face down (暗牌)"
+            } else {
+                ""
+            };
+            format!("{} discards {}{how}", who(*seat), tile(*x))
+        }
+        Event::Discarded { seat, .. } => format!("{} discards a tile face down (暗牌)", who(*seat)),
         Event::Claimed { seat, from, meld } => {
             let verb = match meld.kind {
                 MeldKind::Chow => "chows",

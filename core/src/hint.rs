@@ -2,6 +2,8 @@
 //! useful tiles, the fans it is heading for and a one-line reason; for a claim, whether to
 //! take it and why. Hints use the hard bot's judgement and see only the human's own view.
 
+mod tongcheng;
+
 use serde::{Deserialize, Serialize};
 
 use crate::bot::eval::{Target, danger, small_fans, targets, threat, valid_waits};
@@ -56,15 +58,24 @@ pub enum Hint {
 /// Advice for the seat whose view this is, or `None` when it has nothing to decide.
 pub fn hint(view: &SeatView) -> Option<Hint> {
     let d = view.decision.as_ref()?;
+    let tongcheng_table = view.rules.tongcheng_table();
     if d.legal.contains(&Action::Win) {
+        let reason = if tongcheng_table.is_some() {
+            "This tile completes your hand: declare the win (every win pays in this game)."
+        } else {
+            "This tile completes your hand with at least the minimum: declare the win."
+        };
         return Some(Hint::Win {
-            reason: "This tile completes your hand with at least the minimum: declare the win."
-                .into(),
+            reason: reason.into(),
         });
     }
-    let k = Knowledge::from_view(view);
     // The hard bot's choice, made deterministic by a fixed seed.
     let recommended = LevelBot::new(Level::Hard, 0).choose(view);
+    // The Tongcheng games have their own shapes and prices: no Chinese Official fans.
+    if let Some(table) = tongcheng_table {
+        return Some(tongcheng::hint(view, table, d, recommended));
+    }
+    let k = Knowledge::from_view(view);
     match d.kind {
         DecisionKind::Turn if view.wild.is_some() => {
             Some(wild_turn_hint(view, &k, &d.legal, recommended))

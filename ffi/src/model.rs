@@ -170,7 +170,8 @@ impl MeldModel {
 
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
 pub struct DiscardModel {
-    pub tile: TileModel,
+    /// `None` for another seat's discard laid face down (暗牌): draw a tile back.
+    pub tile: Option<TileModel>,
     /// Taken into another seat's meld (drawn greyed out).
     pub claimed: bool,
 }
@@ -178,7 +179,7 @@ pub struct DiscardModel {
 impl DiscardModel {
     fn of(d: &Discard) -> DiscardModel {
         DiscardModel {
-            tile: TileModel::of(d.tile),
+            tile: d.tile.map(TileModel::of),
             claimed: d.claimed,
         }
     }
@@ -423,7 +424,7 @@ impl EventModel {
             Event::Dealt { seat, .. } => (EventKind::Dealt, Some(*seat), None),
             Event::Drew { seat, tile, .. } => (EventKind::Drew, Some(*seat), *tile),
             Event::Flower { seat, tile } => (EventKind::Flower, Some(*seat), Some(*tile)),
-            Event::Discarded { seat, tile } => (EventKind::Discarded, Some(*seat), Some(*tile)),
+            Event::Discarded { seat, tile, .. } => (EventKind::Discarded, Some(*seat), *tile),
             Event::Claimed { seat, meld, .. } => (EventKind::Claimed, Some(*seat), meld.claimed),
             Event::Kong { seat, meld } => (EventKind::Kong, Some(*seat), meld.tile),
             Event::AddingKong { seat, tile } => (EventKind::AddingKong, Some(*seat), Some(*tile)),

@@ -12,7 +12,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tongcheng_client::online::StreamStats;
 use tongcheng_client::{HttpApi, OnlineOptions, OnlineSession, OnlineUpdate};
 use tongcheng_core::fair::FairnessError;
-use tongcheng_core::game::{Action, Game};
+use tongcheng_core::game::{Action, Event, Game};
 use tongcheng_core::protocol::{ErrorCode, ServerMsg};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
@@ -344,7 +344,8 @@ fn check_frames(p: &Played) -> usize {
         let mut known: Vec<Tile> = view.hand.clone();
         known.extend(view.drawn);
         for s in &view.seats {
-            known.extend(s.discards.iter().map(|d| d.tile));
+            // 暗牌: another seat's discard is shown without its tile.
+            known.extend(s.discards.iter().filter_map(|d| d.tile));
             known.extend(
                 s.melds
                     .iter()
@@ -395,6 +396,48 @@ fn no_frame_holds_another_seats_concealed_tile_or_the_wall() {
         "frame capture: {frames} frames with tiles checked ({total} frames in all), none leaked"
     );
     assert!(frames > 200);
+}
+
+/// 暗牌: another seat's discard goes on the wire as `"tile": null`, in events and views alike;
+/// the full record at the hand's end keeps every tile and verifies.
+#[test]
+fn blind_discards_never_reach_another_seats_frames() {
+    let short = short_rules("online-blind", 2);
+    let rules = RuleSet {
+        name: short.name,
+        rounds: short.rounds,
+        hands_per_round: short.hands_per_round,
+        time: short.time,
+        blind_discards: true,
+        ..RuleSet::tongcheng_dianpao()
+    };
+    let server = start(online(Some(rules)));
+    let mut face_down = 0;
+    for p in match_of(&server, "blind", &[Style::Quick; 2]) {
+        assert_clean_stream(&p);
+        assert_all_fair(&p, 2);
+        check_frames(&p);
+        for text in &p.frames {
+            let ServerMsg::Event { event, .. } = ServerMsg::parse(text).unwrap() else {
+                continue;
+            };
+            if let Event::Discarded {
+                tile, face_down: f, ..
+            } = &event
+            {
+                assert!(f, "every discard is face down: {text}");
+                face_down += usize::from(tile.is_none());
+            }
+        }
+        for (record, seat, _) in &p.records {
+            let theirs = record
+                .events
+                .iter()
+                .any(|e| matches!(e, Event::Discarded { seat: s, tile: Some(_), .. } if s != seat));
+            assert!(theirs, "the record keeps the other seats' discards");
+        }
+    }
+    assert!(face_down > 20, "{face_down} face-down discards seen");
 }
 
 #[test]

@@ -181,7 +181,14 @@ impl BotzoneSeat {
                     };
                     self.push(r);
                 }
-                Event::Discarded { seat, tile } => {
+                // Botzone has no face-down discard; the arena refuses 暗牌 rules with outside
+                // programs, so a hidden tile never reaches here (skipped if it did).
+                Event::Discarded { tile: None, .. } => {}
+                Event::Discarded {
+                    seat,
+                    tile: Some(tile),
+                    ..
+                } => {
                     let p = self.id(*seat);
                     let r = match self.claimed.take() {
                         Some((s, m)) if s == *seat && m.kind == MeldKind::Chow => {

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use tongcheng_core::bot::Level;
-use tongcheng_core::rules::RuleSet;
+use tongcheng_core::rules::{Piao, RuleSet};
 
 use store::{Store, default_db_path, now_secs, unfinished_path};
 use tiles::TileFace;
@@ -65,6 +65,10 @@ pub struct Args {
     /// People a new online table waits for (1–4); bots take the other seats.
     #[arg(long, default_value_t = 1)]
     pub people: u8,
+    /// 飘 chosen each hand (the Tongcheng games): before every hand you stake 0–10, asked in
+    /// the game or read as a line in a script; the bots stake by a simple rule.
+    #[arg(long)]
+    pub piao_each_hand: bool,
 }
 
 /// How long the human has for a decision in offline play (a player setting, as in phone
@@ -110,13 +114,24 @@ pub fn run(args: Args) -> io::Result<()> {
     if args.online {
         return online::run(args);
     }
-    let rules = RuleSet::preset(&args.rules).ok_or_else(|| {
+    let mut rules = RuleSet::preset(&args.rules).ok_or_else(|| {
         io::Error::other(format!(
             "unknown rule set '{}' (known: {})",
             args.rules,
             RuleSet::preset_names().join(", ")
         ))
     })?;
+    if args.piao_each_hand {
+        if rules.tongcheng_table().is_none() {
+            return Err(io::Error::other(format!(
+                "--piao-each-hand is a Tongcheng rule; the {} rules have no 飘",
+                rules.name
+            )));
+        }
+        // Not the preset any more: named apart, so its hands are never taken for the preset's.
+        rules.name = format!("{}-piao", rules.name);
+        rules.piao = Piao::Chosen([0; 4]);
+    }
     let resume_command = match &args.db {
         Some(p) => format!("tongcheng play --resume --db {}", p.display()),
         None => "tongcheng play --resume".to_string(),

@@ -271,9 +271,14 @@ fn event_text(e: &Event, me: Option<Seat>, face: TileFace) -> Option<String> {
         }
     };
     Some(match e {
-        Event::Discarded { seat, tile } => {
+        Event::Discarded {
+            seat,
+            tile: Some(tile),
+            ..
+        } => {
             format!("{} discard {}", who(seat), tiles_text(&[*tile], face))
         }
+        Event::Discarded { seat, .. } => format!("{} discard a tile face down", who(seat)),
         Event::Claimed { seat, from, meld } => {
             format!("{} claim {:?} from {}", who(seat), meld.kind, who(from))
         }

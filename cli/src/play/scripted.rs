@@ -9,6 +9,8 @@ use std::io::{self, BufRead, Write};
 
 use tongcheng_core::game::Decision;
 use tongcheng_core::hint::hint;
+use tongcheng_core::rules::MAX_PIAO;
+use tongcheng_core::seat::Seat;
 
 use super::Setup;
 use super::command::{Command, HELP, action_text, parse, resolve};
@@ -136,6 +138,7 @@ pub fn run(
         return finish(&table, &mut store, out);
     }
     hand_header(&table, out)?;
+    ask_piao(&mut table, &mut input, out)?;
     let mut printed = 0;
     loop {
         printed = print_events(&table, printed, out)?;
@@ -168,6 +171,7 @@ pub fn run(
                 }
                 printed = 0;
                 hand_header(&table, out)?;
+                ask_piao(&mut table, &mut input, out)?;
             }
         }
     }
@@ -183,6 +187,43 @@ fn hand_header(t: &Table, out: &mut dyn Write) -> io::Result<()> {
         v.prevalent.name_zh(),
         v.prevalent
     )
+}
+
+/// 飘 chosen each hand: the stake for this hand, a number on its own line (an empty line or
+/// the end of input stakes 0).
+fn ask_piao(t: &mut Table, input: &mut Input, out: &mut dyn Write) -> io::Result<()> {
+    if !t.piao_open() {
+        return Ok(());
+    }
+    loop {
+        if input.ended {
+            return Ok(());
+        }
+        write!(out, "piao (飘) for this hand, 0-{MAX_PIAO} (Enter: 0)> ")?;
+        out.flush()?;
+        let Some(line) = input.next_line()? else {
+            return Ok(());
+        };
+        writeln!(out, "{line}")?;
+        let n = if line.is_empty() {
+            Ok(0)
+        } else {
+            line.parse::<u8>()
+                .map_err(|_| format!("'{line}' is not a stake: a number 0-{MAX_PIAO}"))
+        };
+        match n.and_then(|n| t.choose_piao(n).map(|()| n)) {
+            Ok(n) => {
+                let all = t.piao_chosen();
+                let stakes: Vec<String> = Seat::ALL
+                    .into_iter()
+                    .map(|s| format!("{} {}", super::text::who(t, s), all[s.index()]))
+                    .collect();
+                writeln!(out, "piao {n}; everyone: {}", stakes.join(", "))?;
+                return Ok(());
+            }
+            Err(e) => writeln!(out, "error: line {}: {e}", input.line_no)?,
+        }
+    }
 }
 
 fn print_events(t: &Table, from: usize, out: &mut dyn Write) -> io::Result<usize> {

@@ -83,6 +83,7 @@ impl Unfinished {
                         version: table::SAVED_TABLE_VERSION,
                         config: config(old.rules, old.seed, old.level),
                         hands: old.hands,
+                        piao: Vec::new(),
                     },
                     match_id: old.match_id,
                 })
@@ -194,6 +195,21 @@ impl Table {
             Some(n) => format!("{}/{n}", self.hand_number()),
             None => self.hand_number().to_string(),
         }
+    }
+
+    /// 飘 chosen each hand: the human may still stake on this hand (before any action).
+    pub fn piao_open(&self) -> bool {
+        self.t.piao_open()
+    }
+
+    /// The human stakes `piao` (飘) on this hand.
+    pub fn choose_piao(&mut self, piao: u8) -> Result<(), String> {
+        self.t.choose_piao(HUMAN, piao).map_err(|e| e.to_string())
+    }
+
+    /// The 飘 every seat staked on this hand.
+    pub fn piao_chosen(&self) -> [u8; 4] {
+        self.t.piao_chosen()
     }
 
     /// The human's seat in the current hand.

@@ -188,7 +188,8 @@ pub fn table_block(t: &Table, v: &SeatView) -> Vec<String> {
             .discards
             .iter()
             .filter(|d| !d.claimed)
-            .map(|d| d.tile.to_string())
+            // 暗牌: another seat's discard lies face down.
+            .map(|d| d.tile.map_or_else(|| "##".to_string(), |t| t.to_string()))
             .collect();
         if !discards.is_empty() {
             out.extend(wrap_items("        discards ", &discards, " "));
@@ -498,6 +499,45 @@ mod tests {
             }
             check(&final_block(&t));
         }
+    }
+
+    /// 暗牌: the table and the event lines show other seats' discards face down (##), the
+    /// human's own with their tiles.
+    #[test]
+    fn blind_discards_print_face_down_but_ones_own() {
+        let rules = RuleSet {
+            blind_discards: true,
+            ..RuleSet::tongcheng_dianpao()
+        };
+        let mut t = Table::new(rules, 3, Level::Normal);
+        let me = t.human_seat();
+        let (mut hidden, mut own) = (0, 0);
+        for _ in 0..30 {
+            let d = match t.advance().unwrap() {
+                Step::Human(d) => d,
+                Step::Bot { .. } => continue,
+                Step::HandOver => break,
+            };
+            for e in t.game().events_for(me) {
+                let Event::Discarded { seat, .. } = e else {
+                    continue;
+                };
+                let line = event_line(&t, &e, TileFace::Notation).unwrap();
+                if seat == me {
+                    own += 1;
+                    assert!(!line.contains("a tile face down"), "{line}");
+                } else {
+                    hidden += 1;
+                    assert!(line.contains("a tile face down"), "{line}");
+                }
+            }
+            let text = table_block(&t, &t.view()).join("\n");
+            if hidden > 0 {
+                assert!(text.contains("discards ##"), "{text}");
+            }
+            t.apply_human(d.on_timeout).unwrap();
+        }
+        assert!(hidden > 0 && own > 0, "{hidden} hidden, {own} own");
     }
 
     #[test]

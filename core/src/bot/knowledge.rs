@@ -89,16 +89,22 @@ impl Knowledge {
                     }
                 }
             }
-            for d in s.discards.iter().filter(|d| !d.claimed) {
-                seen.0[d.tile.index()] += 1;
+            // 暗牌: a face-down discard says nothing about its tile.
+            for t in s
+                .discards
+                .iter()
+                .filter(|d| !d.claimed)
+                .filter_map(|d| d.tile)
+            {
+                seen.0[t.index()] += 1;
             }
             if s.seat == v.seat {
                 me = Some(s);
                 continue;
             }
             let mut discarded = 0u64;
-            for d in &s.discards {
-                discarded |= 1 << d.tile.index();
+            for t in s.discards.iter().filter_map(|d| d.tile) {
+                discarded |= 1 << t.index();
             }
             let mut meld_groups = [0u8; 4];
             for tm in &s.melds {

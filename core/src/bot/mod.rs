@@ -432,6 +432,20 @@ fn self_draw_is_worth_more(view: &SeatView) -> bool {
     (1.0 - miss) * 0.6 * 6.0 > SELF_DRAW_PASS
 }
 
+/// 飘 chosen each hand (桐城): the stake a bot adds before the hand, by a simple rule — 1
+/// when its dealt hand is three steps or fewer from ready over the game's shapes (wilds as
+/// jokers), else 0. A stake raises what the bot wins and what it pays alike, so it is put
+/// only on a hand that starts near a win.
+pub fn piao_choice(view: &SeatView) -> u8 {
+    let k = Knowledge::from_view(view);
+    let melds = k.melds.len();
+    let distance = match view.wild {
+        Some(w) => wild_distance(&k, &k.hand, w, melds).map_or(8, |s| s.shanten),
+        None => k.best(&k.hand, melds).map_or(8, |s| s.shanten),
+    };
+    u8::from(distance <= 3)
+}
+
 /// 财飘: holding a win that is 爆头 with a spare wild, a wild discard keeps the 爆头 wait and
 /// doubles the next win, so with tiles to spare the bot throws the wild instead of winning.
 fn piao_instead_of_winning(view: &SeatView, legal: &[Action]) -> Option<Action> {
@@ -483,16 +497,15 @@ impl LevelBot {
             }
             let mut c = k.hand;
             c.remove(t);
-            let (real, wilds) = k.split_wilds(&c, wild);
-            let (s, useful) = match crate::shanten::analyze_wild(&real, wilds, wild, melds) {
-                Ok(w) => {
+            let (s, useful) = match wild_distance(k, &c, wild, melds) {
+                Some(w) => {
                     let shape = match w.seven_pairs {
                         Some(p) if p.shanten < w.regular.shanten => p,
                         _ => w.regular,
                     };
                     (w.shanten, shape.useful)
                 }
-                Err(_) => (8, crate::tile::TileSet::EMPTY),
+                None => (8, crate::tile::TileSet::EMPTY),
             };
             let tie = match self.level {
                 Level::Hard => useful.iter().map(|u| k.live(u) as i32).sum::<i32>(),
@@ -747,6 +760,19 @@ fn closer_claim(k: &Knowledge, tile: Tile, legal: &[Action], eager: bool) -> Act
 /// the hand closer than it is now — which also weighs the seven pairs (×2) a meld gives up —
 /// and a kong when it keeps the distance (a free draw and a 杠开 chance). There is no point
 /// minimum to protect: every Hangzhou win pays.
+/// The shanten of `c` with `melds` declared, the wilds as jokers and the stand-in (白 under
+/// 翻财神, 中 under 跑风) counted as the face it plays: what the bots rank wild turns and
+/// claims by, and what the hints report. `None` for an impossible hand.
+pub fn wild_distance(
+    k: &Knowledge,
+    c: &TileCounts,
+    wild: Tile,
+    melds: usize,
+) -> Option<crate::shanten::WildShanten> {
+    let (real, wilds) = k.split_wilds(c, wild);
+    crate::shanten::analyze_wild(&real, wilds, wild, melds).ok()
+}
+
 fn wild_claim(
     k: &Knowledge,
     tile: Tile,
@@ -755,9 +781,7 @@ fn wild_claim(
     white_as: Option<Tile>,
 ) -> Action {
     let distance = |c: &TileCounts, melds: usize| -> i8 {
-        // The stand-in (白 under 翻财神, 中 under 跑风) counts as the face it plays.
-        let (real, wilds) = k.split_wilds(c, wild);
-        crate::shanten::analyze_wild(&real, wilds, wild, melds).map_or(8, |w| w.shanten)
+        wild_distance(k, c, wild, melds).map_or(8, |w| w.shanten)
     };
     let now = distance(&k.hand, k.melds.len());
     let mut best: Option<(i8, u8, Action)> = None;

@@ -2,7 +2,8 @@
 //!
 //! Hidden information stays hidden by construction: a [`SeatView`] has no field that could
 //! hold another seat's concealed tiles or the wall order, and [`Event::for_seat`] blanks every
-//! tile a seat may not know (other seats' deals and draws, the face of a concealed kong).
+//! tile a seat may not know (other seats' deals and draws, the face of a concealed kong, and
+//! under 暗牌 other seats' discards).
 
 use serde::{Deserialize, Serialize};
 
@@ -69,13 +70,15 @@ pub enum Event {
         replacement: bool,
     },
     /// A flower set aside (补花).
-    Flower {
-        seat: Seat,
-        tile: Tile,
-    },
+    Flower { seat: Seat, tile: Tile },
+    /// A discard. The record always holds its tile; under 暗牌 (`face_down`) other seats
+    /// are shown `tile: None`.
     Discarded {
         seat: Seat,
-        tile: Tile,
+        tile: Option<Tile>,
+        /// Laid face down (暗牌): only the discarder sees it. Absent in older records.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        face_down: bool,
     },
     /// A chow, pung or kong made on `from`'s discard.
     Claimed {
@@ -84,15 +87,9 @@ pub enum Event {
         meld: TableMeld,
     },
     /// A concealed kong, or an added kong that nobody robbed.
-    Kong {
-        seat: Seat,
-        meld: TableMeld,
-    },
+    Kong { seat: Seat, meld: TableMeld },
     /// A tile being added to a pung: the moment others may rob it.
-    AddingKong {
-        seat: Seat,
-        tile: Tile,
-    },
+    AddingKong { seat: Seat, tile: Tile },
     Won {
         seat: Seat,
         from: Option<Seat>,
@@ -119,6 +116,15 @@ impl Event {
                 seat: *seat,
                 tile: tile.filter(|t| t.is_flower()),
                 replacement: *replacement,
+            },
+            Event::Discarded {
+                seat,
+                face_down: true,
+                ..
+            } if *seat != viewer => Event::Discarded {
+                seat: *seat,
+                tile: None,
+                face_down: true,
             },
             Event::Kong { seat, meld } if *seat != viewer => Event::Kong {
                 seat: *seat,
@@ -284,7 +290,12 @@ pub(super) fn refresh_view_but_decision(g: &Game, viewer: Seat, v: &mut SeatView
             }
         }));
         p.discards.clear();
-        p.discards.extend_from_slice(g.discards_of(s));
+        // 暗牌: another seat's discards lie face down.
+        let shown = s == viewer || !g.rules().blind_discards;
+        p.discards.extend(g.discards_of(s).iter().map(|d| Discard {
+            tile: shown.then_some(d.tile),
+            claimed: d.claimed,
+        }));
         p.flowers.clear();
         p.flowers.extend_from_slice(g.flowers_of(s));
     }

@@ -107,13 +107,21 @@ enum Phase {
     Finished,
 }
 
-/// A discard as it lies on the table.
+/// A discard as a seat sees it on the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Discard {
-    pub tile: Tile,
+    /// `None` for another seat's discard laid face down (暗牌); on the wire `"tile": null`.
+    pub tile: Option<Tile>,
     /// Taken by another seat into a meld (shown there instead).
     pub claimed: bool,
+}
+
+/// A discard as the engine keeps it: always with its tile (views hide it under 暗牌).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Laid {
+    pub(crate) tile: Tile,
+    pub(crate) claimed: bool,
 }
 
 /// How a finished hand ended.
@@ -225,7 +233,7 @@ pub struct Game {
     wall: Wall,
     hands: [TileCounts; 4],
     melds: [Vec<Meld>; 4],
-    discards: [Vec<Discard>; 4],
+    discards: [Vec<Laid>; 4],
     flowers: [Vec<Tile>; 4],
     /// The wild kind, if the rules have wilds.
     wild: Option<Tile>,
@@ -570,7 +578,7 @@ impl Game {
         &self.melds[seat.index()]
     }
 
-    pub(crate) fn discards_of(&self, seat: Seat) -> &[Discard] {
+    pub(crate) fn discards_of(&self, seat: Seat) -> &[Laid] {
         &self.discards[seat.index()]
     }
 

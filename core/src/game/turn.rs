@@ -76,11 +76,15 @@ impl Game {
                     ws.piao = 0;
                     ws.kongs = 0;
                 }
-                self.discards[s].push(Discard {
+                self.discards[s].push(Laid {
                     tile: t,
                     claimed: false,
                 });
-                self.events.push(Event::Discarded { seat, tile: t });
+                self.events.push(Event::Discarded {
+                    seat,
+                    tile: Some(t),
+                    face_down: self.setup.rules.blind_discards,
+                });
                 if self.setup.rules.wild == WildRule::FlippedNext {
                     self.wild_state[s].paofeng = tongcheng::is_paofeng(
                         &self.hands[s],

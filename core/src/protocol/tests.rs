@@ -276,11 +276,12 @@ fn a_fair_hand_verifies_and_lies_are_caught() {
         .position(|(_, e)| matches!(e, Event::Discarded { .. }))
         .unwrap();
     if let Event::Discarded { tile, .. } = &mut shown[k].1 {
-        *tile = if tile.to_string() == "1m" {
+        let one: Tile = "1m".parse().unwrap();
+        *tile = Some(if *tile == Some(one) {
             "2m".parse::<Tile>().unwrap()
         } else {
-            "1m".parse::<Tile>().unwrap()
-        };
+            one
+        });
     }
     assert_eq!(
         verify_hand(&record, &commitment, Seat(0), Some(&mine), &shown),

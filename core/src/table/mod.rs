@@ -36,9 +36,11 @@ pub use saved::{SAVED_TABLE_VERSION, SavedTable, TableError};
 use serde::{Deserialize, Serialize};
 
 use crate::bot::{Bot, Level, LevelBot, SimplePlayer};
-use crate::game::{Action, Decision, Event, Game, GameError, HandSetup, Match, SeatView};
+use crate::game::{
+    Action, Decision, Event, Game, GameError, HandSetup, Match, PiaoError, SeatView,
+};
 use crate::record::{HandRecord, RecordedAction};
-use crate::rules::RuleSet;
+use crate::rules::{Piao, RuleSet};
 use crate::seat::Seat;
 use crate::wall::Seed;
 
@@ -205,6 +207,8 @@ pub struct Table {
     timeouts: [u32; 4],
     /// The actions of every hand already booked.
     played: Vec<Vec<RecordedAction>>,
+    /// The 飘 chosen in every hand already booked, by seat (飘 chosen each hand only).
+    played_piao: Vec<[u8; 4]>,
 }
 
 impl std::fmt::Debug for Table {
@@ -240,7 +244,7 @@ impl Table {
             Deal::Hand(setup) => Match::single(setup.clone()),
         };
         let bots = std::array::from_fn(|p| config.players[p].bot(bot_seed(config.bot_seed, 0, p)));
-        Table {
+        let mut t = Table {
             config,
             play,
             bots,
@@ -250,6 +254,46 @@ impl Table {
             deadlines: [None; 4],
             timeouts: [0; 4],
             played: Vec::new(),
+            played_piao: Vec::new(),
+        };
+        t.bots_choose_piao();
+        t
+    }
+
+    /// 飘 chosen each hand: the bots' stakes for the hand just dealt ([`crate::bot::piao_choice`]).
+    fn bots_choose_piao(&mut self) {
+        if !self.piao_open() {
+            return;
+        }
+        for p in 0..4 {
+            if self.bots[p].is_some() {
+                let seat = self.seat_of(p);
+                let n = crate::bot::piao_choice(&self.game().view(seat));
+                // Open before the first action, and 0 or 1 is always allowed.
+                let _ = self.play.choose_piao(seat, n);
+            }
+        }
+    }
+
+    /// Whether 飘 may still be chosen for this hand: the rules have 飘 chosen each hand and
+    /// nobody has acted yet. A host asks its people before the first [`Table::step`].
+    pub fn piao_open(&self) -> bool {
+        matches!(self.rules().piao, Piao::Chosen(_))
+            && self.game().actions().is_empty()
+            && !self.game().is_finished()
+    }
+
+    /// Player `player` stakes `piao` (飘) on this hand, before anyone has acted.
+    pub fn choose_piao(&mut self, player: usize, piao: u8) -> Result<(), PiaoError> {
+        let seat = self.seat_of(player);
+        self.play.choose_piao(seat, piao)
+    }
+
+    /// The 飘 each seat staked on this hand (zeros without 飘 chosen each hand).
+    pub fn piao_chosen(&self) -> [u8; 4] {
+        match self.game().rules().piao {
+            Piao::Chosen(p) => p,
+            _ => [0; 4],
         }
     }
 
@@ -517,6 +561,7 @@ impl Table {
             return false;
         }
         self.played.push(recorded(self.game()));
+        self.played_piao.push(self.piao_chosen());
         let more = self.play.next_hand();
         if more {
             let hand = self.play.hand_index();
@@ -527,6 +572,7 @@ impl Table {
             }
             self.cursors = [0; 4];
             self.deadlines = [None; 4];
+            self.bots_choose_piao();
         }
         more
     }

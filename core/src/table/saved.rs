@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Table, TableConfig, recorded};
 use crate::record::RecordedAction;
-use crate::rules::RulesError;
+use crate::rules::{Piao, RulesError};
+use crate::seat::Seat;
 
 /// The saved-table format this build writes.
 pub const SAVED_TABLE_VERSION: u32 = 1;
@@ -21,6 +22,9 @@ pub struct SavedTable {
     pub config: TableConfig,
     /// Every action so far, hand by hand; the last is the hand being played.
     pub hands: Vec<Vec<RecordedAction>>,
+    /// 飘 chosen each hand: every hand's stakes by seat, in step with `hands`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub piao: Vec<[u8; 4]>,
 }
 
 /// Why a table could not be made or rebuilt. Nothing is changed by any of these.
@@ -65,14 +69,20 @@ impl Table {
     /// What to save so that [`Table::resume`] rebuilds this exact state.
     pub fn saved(&self) -> SavedTable {
         let mut hands = self.played.clone();
+        let mut piao = self.played_piao.clone();
         if !self.is_over() {
             // The hand being played, even with no move yet, so the count of hands is right.
             hands.push(recorded(self.game()));
+            piao.push(self.piao_chosen());
+        }
+        if !matches!(self.rules().piao, Piao::Chosen(_)) {
+            piao.clear();
         }
         SavedTable {
             version: SAVED_TABLE_VERSION,
             config: self.config.clone(),
             hands,
+            piao,
         }
     }
 
@@ -91,6 +101,13 @@ impl Table {
             };
             if t.is_over() {
                 return Err(fail(0, "saved after the match was over".into()));
+            }
+            if let Some(stakes) = saved.piao.get(h) {
+                for s in Seat::ALL {
+                    t.play
+                        .choose_piao(s, stakes[s.index()])
+                        .map_err(|e| fail(0, e.to_string()))?;
+                }
             }
             for (i, ra) in actions.iter().enumerate() {
                 if t.game().is_finished() {

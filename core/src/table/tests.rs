@@ -1,7 +1,7 @@
 use super::*;
 use crate::game::DecisionKind;
 use crate::record::replay;
-use crate::rules::WildRule;
+use crate::rules::{Piao, WildRule};
 use crate::seat::Wind;
 
 /// Steps the table; the person in slot 0 plays the timeout action, up to `stop` decisions.
@@ -285,4 +285,59 @@ fn people_see_claims_as_decisions() {
         }
     }
     assert!(claims > 0);
+}
+
+/// 飘 chosen each hand: the bots stake by their rule at every deal, the person chooses
+/// before the first action (not after), and a saved match resumes with every stake.
+#[test]
+fn piao_is_chosen_before_each_hand_and_survives_a_resume() {
+    let rules = RuleSet {
+        name: "tongcheng-dianpao-piao".into(),
+        piao: Piao::Chosen([0; 4]),
+        ..RuleSet::tongcheng_dianpao()
+    };
+    let mut t = Table::new(TableConfig::person_and_bots(rules, Level::Normal, 5));
+    let mut staked = 0;
+    for hand in 0..3 {
+        assert!(t.piao_open());
+        let me = t.seat_of(0);
+        for p in 1..4 {
+            let s = t.seat_of(p);
+            assert_eq!(
+                t.piao_chosen()[s.index()],
+                crate::bot::piao_choice(&t.game().view(s))
+            );
+        }
+        t.choose_piao(0, 2 + hand as u8).unwrap();
+        assert_eq!(t.piao_chosen()[me.index()], 2 + hand as u8);
+        staked += t.piao_chosen().iter().filter(|&&n| n > 0).count();
+        let saved = t.saved();
+        let back = Table::resume(&SavedTable::from_json(&saved.to_json()).unwrap()).unwrap();
+        assert_eq!(back.piao_chosen(), t.piao_chosen());
+        loop {
+            match t.step(0) {
+                Step::Acted { .. } => {}
+                Step::Waiting { .. } => {
+                    let d = t.decision(0).unwrap();
+                    t.act(0, d.on_timeout).unwrap();
+                }
+                Step::HandOver => break,
+            }
+        }
+        assert!(
+            t.choose_piao(0, 1).is_err(),
+            "too late once the hand has begun"
+        );
+        let record = t.record().unwrap();
+        assert_eq!(record.setup.rules.piao, Piao::Chosen(t.piao_chosen()));
+        let mid = t.saved();
+        let back = Table::resume(&mid).unwrap();
+        assert_eq!(back.piao_chosen(), t.piao_chosen());
+        if !t.next_hand() {
+            break;
+        }
+        // The stakes last one hand: the bots choose again, the person starts at 0.
+        assert_eq!(t.piao_chosen()[t.seat_of(0).index()], 0);
+    }
+    assert!(staked > 3);
 }

@@ -156,6 +156,11 @@ public final class TablePresenter {
         TileUi(code: m.code, glyph: m.glyph, suit: m.suit, tappable: tappable, dimmed: dimmed)
     }
 
+    /// Another seat's discard laid face down (暗牌): a tile back, no code.
+    static func faceDown(dimmed: Bool) -> TileUi {
+        TileUi(code: "", glyph: "🀫", suit: "", tappable: false, dimmed: dimmed)
+    }
+
     public static func render(_ t: TableModel, error: String?) -> TableUi {
         let canDiscard = t.pending?.kind == .turn
         var lines: [String] = []
@@ -179,7 +184,7 @@ public final class TablePresenter {
                 score: Int(s.score),
                 concealed: Int(s.concealedCount),
                 melds: s.melds.map { m in m.tiles.isEmpty ? "🀫🀫🀫🀫" : m.tiles.map { $0.glyph }.joined() },
-                discards: s.discards.map { tileUi($0.tile, tappable: false, dimmed: $0.claimed) },
+                discards: s.discards.map { d in d.tile.map { tileUi($0, tappable: false, dimmed: d.claimed) } ?? faceDown(dimmed: d.claimed) },
                 flowers: s.flowers.count
             )
         }

@@ -1094,7 +1094,11 @@ mod stream_tests {
             seq,
             hand: 0,
             index: 0,
-            event: Event::Discarded { seat: dealer, tile },
+            event: Event::Discarded {
+                seat: dealer,
+                tile: Some(tile),
+                face_down: false,
+            },
         };
         let mut s = slot();
         s.push(|seq| ServerMsg::Commit {

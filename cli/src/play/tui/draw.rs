@@ -49,6 +49,12 @@ impl App {
                 };
                 self.popup(f, area, " Quit ", Text::from(text), (60, 6), 0);
             }
+            Some(Overlay::Piao { sel }) => {
+                let text = format!(
+                    "Your 飘 (stake) on this hand: < {sel} >\n\nAdded to every payment between you and a winner or payer.\n←/→ or 0–9 · Enter stake it · Esc none"
+                );
+                self.popup(f, area, " 飘 ", Text::from(text), (64, 7), 0);
+            }
             Some(Overlay::Hint { lines, scroll }) => {
                 let text: Vec<Line> = lines.iter().map(|l| Line::from(l.clone())).collect();
                 let h = (lines.len() as u16 + 3).min(area.height.saturating_sub(2));
@@ -318,15 +324,20 @@ impl App {
         let mut disc = vec![Span::raw("    ")];
         let last = sp.discards.len().saturating_sub(1);
         for (i, d) in sp.discards.iter().enumerate() {
-            let mut st = tile_style(d.tile);
+            // 暗牌: another seat's discard lies face down, as a concealed kong does.
+            let Some(t) = d.tile else {
+                disc.push(Span::styled("## ", Style::default().fg(Color::DarkGray)));
+                continue;
+            };
+            let mut st = tile_style(t);
             if d.claimed {
                 st = Style::default()
                     .fg(Color::DarkGray)
                     .add_modifier(Modifier::CROSSED_OUT);
-            } else if i == last && v.claim == Some((sp.seat, d.tile)) {
+            } else if i == last && v.claim == Some((sp.seat, t)) {
                 st = st.add_modifier(Modifier::REVERSED | Modifier::BOLD);
             }
-            disc.push(Span::styled(face.padded(d.tile, face.cells()), st));
+            disc.push(Span::styled(face.padded(t, face.cells()), st));
         }
         let text = Text::from(vec![Line::from(head), Line::from(disc)]);
         f.render_widget(self.para(text).wrap(Wrap { trim: false }), area);

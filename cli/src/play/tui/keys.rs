@@ -1,6 +1,7 @@
 //! Keys: what each key does on each screen and overlay, and quitting (the match is saved).
 
 use super::*;
+use tongcheng_core::rules::MAX_PIAO;
 
 impl App {
     pub(super) fn key(&mut self, k: KeyEvent) {
@@ -80,6 +81,27 @@ impl App {
                 }
                 None
             }
+            Overlay::Piao { sel } => match k.code {
+                KeyCode::Left | KeyCode::Down => Some(Overlay::Piao {
+                    sel: sel.saturating_sub(1),
+                }),
+                KeyCode::Right | KeyCode::Up => Some(Overlay::Piao {
+                    sel: (sel + 1).min(MAX_PIAO),
+                }),
+                KeyCode::Char(c) if c.is_ascii_digit() => {
+                    self.stake(c as u8 - b'0');
+                    None
+                }
+                KeyCode::Enter => {
+                    self.stake(sel);
+                    None
+                }
+                KeyCode::Esc => {
+                    self.stake(0);
+                    None
+                }
+                _ => Some(Overlay::Piao { sel }),
+            },
             Overlay::Hint { lines, scroll } => match k.code {
                 KeyCode::Up => Some(Overlay::Hint {
                     lines,

@@ -83,6 +83,10 @@ enum Overlay {
         sel: usize,
     },
     ConfirmQuit,
+    /// 飘 chosen each hand: the stake for the hand about to start.
+    Piao {
+        sel: u8,
+    },
 }
 
 /// The human's pending decision and when it times out.
@@ -117,6 +121,8 @@ struct App {
     done: bool,
     /// The terminal is too small to show the table: the clock waits, as under an overlay.
     too_small: bool,
+    /// 飘 chosen each hand: this hand's stake was asked for.
+    piao_asked: bool,
 }
 
 impl App {
@@ -137,6 +143,7 @@ impl App {
             farewell: Vec::new(),
             done: false,
             too_small: false,
+            piao_asked: false,
             setup,
         };
         match load_unfinished(&app.setup.unfinished) {
@@ -175,6 +182,7 @@ impl App {
                     return;
                 }
                 self.seen = 0;
+                self.piao_asked = false;
             }
             Err(e) => self.say(
                 format!("Cannot resume the saved match ({e}); it is left untouched."),
@@ -236,6 +244,15 @@ impl App {
                     false,
                 );
             }
+            return;
+        }
+        // 飘 chosen each hand: the person stakes before anyone acts; the bots have already.
+        if matches!(self.overlay, Some(Overlay::Piao { .. })) {
+            return;
+        }
+        if !self.piao_asked && self.table.piao_open() {
+            self.piao_asked = true;
+            self.overlay = Some(Overlay::Piao { sel: 0 });
             return;
         }
         if now < self.next_bot {
@@ -367,9 +384,29 @@ impl App {
         }
         self.screen = Screen::Play;
         self.seen = 0;
+        self.piao_asked = false;
         self.log.clear();
         self.message = None;
         self.next_bot = Instant::now() + BOT_DELAY;
+    }
+
+    /// Stakes `n` (飘) on this hand and says what everyone staked.
+    fn stake(&mut self, n: u8) {
+        match self.table.choose_piao(n) {
+            Ok(()) => {
+                let all = self.table.piao_chosen();
+                let others: Vec<String> = Seat::ALL
+                    .into_iter()
+                    .filter(|&s| s != self.table.human_seat())
+                    .map(|s| format!("{} {}", self.table.name(s), all[s.index()]))
+                    .collect();
+                self.say(
+                    format!("飘 {n} on this hand (the bots: {}).", others.join(", ")),
+                    false,
+                );
+            }
+            Err(e) => self.say(e, true),
+        }
     }
 
     // ----- keys -----

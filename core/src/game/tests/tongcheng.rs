@@ -436,6 +436,127 @@ fn self_draw_only_and_blind_discards_options() {
     assert!(g.claim_tile().is_none());
 }
 
+/// 暗牌 on: at every step of seeded hands, each seat's view and events show its own discards
+/// and no other seat's; the full record keeps every tile and replays. Off: every discard shows.
+#[test]
+fn blind_discards_are_hidden_from_the_other_seats_only() {
+    let blind = RuleSet {
+        name: "tongcheng-dianpao-blind".into(),
+        blind_discards: true,
+        ..dp()
+    };
+    for rules in [blind, dp()] {
+        let on = rules.blind_discards;
+        for i in 0..40 {
+            let setup = HandSetup {
+                rules: rules.clone(),
+                seed: Seed::from_u64(i),
+                dealer: Seat((i % 4) as u8),
+                prevalent: Wind::East,
+                dealer_level: 0,
+            };
+            let mut g = Game::new(setup);
+            let mut players: [SimplePlayer; 4] =
+                std::array::from_fn(|k| SimplePlayer::new(i * 4 + k as u64));
+            while !g.is_finished() {
+                for s in g.pending_seats() {
+                    let a = players[s.index()].pick(&g.legal_actions(s));
+                    g.apply(s, a).unwrap();
+                }
+                for viewer in Seat::ALL {
+                    let v = g.view(viewer);
+                    for p in &v.seats {
+                        let hidden = on && p.seat != viewer;
+                        assert!(p.discards.iter().all(|d| d.tile.is_none() == hidden));
+                        assert_eq!(p.discards.len(), g.discards_of(p.seat).len());
+                    }
+                    for e in g.events_for(viewer) {
+                        if let Event::Discarded {
+                            seat,
+                            tile,
+                            face_down,
+                        } = e
+                        {
+                            assert_eq!(face_down, on);
+                            assert_eq!(tile.is_none(), on && seat != viewer);
+                        }
+                    }
+                }
+            }
+            let discards = g
+                .events()
+                .iter()
+                .filter(|e| matches!(e, Event::Discarded { tile: Some(_), .. }))
+                .count();
+            let laid: usize = Seat::ALL.iter().map(|&s| g.discards_of(s).len()).sum();
+            assert_eq!(discards, laid, "the record keeps every discarded tile");
+            let record = HandRecord::of(&g).unwrap();
+            let json = serde_json::to_string(&record).unwrap();
+            assert_eq!(json.contains("face_down"), on && laid > 0);
+            let back: HandRecord = serde_json::from_str(&json).unwrap();
+            crate::record::Verifier::any_preset()
+                .allow_custom()
+                .verify(&back)
+                .unwrap();
+            let res = g.result().unwrap();
+            if on {
+                assert!(res.winner.is_none() || res.self_drawn, "no discard wins");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_face_down_discard_on_the_wire() {
+    let full = Event::Discarded {
+        seat: Seat(1),
+        tile: Some(t("5s")),
+        face_down: true,
+    };
+    let shown = full.for_seat(Seat(0));
+    assert_eq!(
+        serde_json::to_value(&shown).unwrap(),
+        serde_json::json!({"event": "discarded", "seat": 1, "tile": null, "face_down": true})
+    );
+    assert_eq!(full.for_seat(Seat(1)), full);
+    // A record or frame written before 暗牌 existed: the tile, no flag.
+    let old: Event = serde_json::from_str(r#"{"event":"discarded","seat":1,"tile":"5s"}"#).unwrap();
+    assert_eq!(
+        old,
+        Event::Discarded {
+            seat: Seat(1),
+            tile: Some(t("5s")),
+            face_down: false,
+        }
+    );
+    assert_eq!(old.for_seat(Seat(0)), old);
+    let d: Discard = serde_json::from_str(r#"{"tile":"5s","claimed":false}"#).unwrap();
+    assert_eq!(d.tile, Some(t("5s")));
+    let hidden: Discard = serde_json::from_str(r#"{"tile":null,"claimed":false}"#).unwrap();
+    assert_eq!(hidden.tile, None);
+}
+
+/// A bot's knowledge under 暗牌 counts only what it was shown: its own discards.
+#[test]
+fn bots_know_only_their_own_blind_discards() {
+    let rules = RuleSet {
+        blind_discards: true,
+        ..dp()
+    };
+    let mut g = scripted(rules, ["4z2468m2468p2468s5s", T1[1], T1[2], T1[3]], "", "");
+    discard(&mut g, Seat(0), "4z");
+    let four_z = t("4z");
+    let seen = |s: Seat| crate::bot::knowledge::Knowledge::from_view(&g.view(s)).seen;
+    assert_eq!(seen(Seat(0))[four_z.index()], 1);
+    assert_eq!(seen(Seat(1))[four_z.index()], 0);
+    let k = crate::bot::knowledge::Knowledge::from_view(&g.view(Seat(1)));
+    assert!(k.opponents.iter().all(|o| o.discarded == 0));
+    assert_eq!(
+        k.opponents[0].discards, 1,
+        "the count of face-down tiles shows"
+    );
+}
+
 /// Plays seeded hands with random legal actions; checks every invariant after every action,
 /// that the record replays, and the rule set's promises.
 fn random_hands(rules: &RuleSet, n: u64) -> (usize, usize) {

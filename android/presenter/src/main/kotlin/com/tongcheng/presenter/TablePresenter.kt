@@ -124,6 +124,9 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
     companion object {
         fun tileUi(t: TileModel, tappable: Boolean, dimmed: Boolean = false) = TileUi(t.code, t.glyph, t.suit, tappable, dimmed)
 
+        /** Another seat's discard laid face down (暗牌): a tile back, no code. */
+        fun faceDown(dimmed: Boolean) = TileUi("", "🀫", "", false, dimmed)
+
         /** The countdown beside the status while a decision is timed: "8 s left"; null otherwise. */
         fun countdown(ui: TableUi, secondsLeft: Int): String? =
             if (ui.secondsLimit > 0 && !ui.handFinished) "${secondsLeft.coerceAtLeast(0)} s left" else null
@@ -170,7 +173,7 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
                         score = s.score,
                         concealed = s.concealedCount.toInt(),
                         melds = s.melds.map { m -> if (m.tiles.isEmpty()) "🀫🀫🀫🀫" else m.tiles.joinToString("") { it.glyph } },
-                        discards = s.discards.map { tileUi(it.tile, false, dimmed = it.claimed) },
+                        discards = s.discards.map { d -> d.tile?.let { tileUi(it, false, dimmed = d.claimed) } ?: faceDown(d.claimed) },
                         flowers = s.flowers.size,
                     )
                 },
