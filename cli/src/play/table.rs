@@ -83,6 +83,7 @@ impl Unfinished {
                         version: table::SAVED_TABLE_VERSION,
                         config: config(old.rules, old.seed, old.level),
                         hands: old.hands,
+                        seeds: Vec::new(),
                     },
                     match_id: old.match_id,
                 })

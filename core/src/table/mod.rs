@@ -205,6 +205,10 @@ pub struct Table {
     timeouts: [u32; 4],
     /// The actions of every hand already booked.
     played: Vec<Vec<RecordedAction>>,
+    /// The wall seed of every hand already booked (saved when some hand was redealt).
+    played_seeds: Vec<Seed>,
+    /// Whether some hand was dealt again from another seed ([`Table::redeal`]).
+    redealt: bool,
 }
 
 impl std::fmt::Debug for Table {
@@ -250,6 +254,8 @@ impl Table {
             deadlines: [None; 4],
             timeouts: [0; 4],
             played: Vec::new(),
+            played_seeds: Vec::new(),
+            redealt: false,
         }
     }
 
@@ -331,13 +337,14 @@ impl Table {
     }
 
     /// Deals the current hand again from `seed` before anyone has acted (online tables deal
-    /// from a provably fair seed, [`crate::fair`]). Such a table is for hosts that keep it in
-    /// memory: its saved form still names the match seed, so it does not resume. False, and
-    /// nothing changes, once the hand has an action.
+    /// from a provably fair seed, [`crate::fair`]); its saved form then keeps each hand's
+    /// seed, so it resumes (a table moved to another server node). False, and nothing
+    /// changes, once the hand has an action.
     pub fn redeal(&mut self, seed: Seed) -> bool {
         if !self.play.redeal(seed) {
             return false;
         }
+        self.redealt = true;
         self.cursors = [0; 4];
         self.deadlines = [None; 4];
         true
@@ -517,6 +524,7 @@ impl Table {
             return false;
         }
         self.played.push(recorded(self.game()));
+        self.played_seeds.push(self.game().setup().seed);
         let more = self.play.next_hand();
         if more {
             let hand = self.play.hand_index();

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{Table, TableConfig, recorded};
 use crate::record::RecordedAction;
 use crate::rules::RulesError;
+use crate::wall::Seed;
 
 /// The saved-table format this build writes.
 pub const SAVED_TABLE_VERSION: u32 = 1;
@@ -21,6 +22,11 @@ pub struct SavedTable {
     pub config: TableConfig,
     /// Every action so far, hand by hand; the last is the hand being played.
     pub hands: Vec<Vec<RecordedAction>>,
+    /// Each hand's wall seed, when any hand was dealt again from another seed than the
+    /// match's ([`Table::redeal`]: online tables deal from a provably fair seed); empty
+    /// otherwise, so saves of tables that never redeal are unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<Seed>,
 }
 
 /// Why a table could not be made or rebuilt. Nothing is changed by any of these.
@@ -65,14 +71,17 @@ impl Table {
     /// What to save so that [`Table::resume`] rebuilds this exact state.
     pub fn saved(&self) -> SavedTable {
         let mut hands = self.played.clone();
+        let mut seeds = self.played_seeds.clone();
         if !self.is_over() {
             // The hand being played, even with no move yet, so the count of hands is right.
             hands.push(recorded(self.game()));
+            seeds.push(self.game().setup().seed);
         }
         SavedTable {
             version: SAVED_TABLE_VERSION,
             config: self.config.clone(),
             hands,
+            seeds: if self.redealt { seeds } else { Vec::new() },
         }
     }
 
@@ -91,6 +100,12 @@ impl Table {
             };
             if t.is_over() {
                 return Err(fail(0, "saved after the match was over".into()));
+            }
+            if let Some(&seed) = saved.seeds.get(h)
+                && seed != t.game().setup().seed
+                && !t.redeal(seed)
+            {
+                return Err(fail(0, "cannot deal the hand from its saved seed".into()));
             }
             for (i, ra) in actions.iter().enumerate() {
                 if t.game().is_finished() {
