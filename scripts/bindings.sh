@@ -3,20 +3,28 @@
 # library mode. Output: build/bindings/{kotlin,swift}. Generated code is build output, never
 # committed.
 #   scripts/bindings.sh [--target TRIPLE]   (e.g. aarch64-linux-android, with cargo-ndk set up)
+# TONGCHENG_PROFILE=test builds with the test profile instead of release (optimised, with
+# debug assertions): the Kotlin tests then reuse what `cargo test --workspace` compiled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+profile=${TONGCHENG_PROFILE:-release}
+case "$profile" in
+  release) dir=release ;;
+  test | dev) dir=debug ;;
+  *) echo "TONGCHENG_PROFILE must be release, test or dev" >&2; exit 2 ;;
+esac
 target_args=()
-libdir=target/release
+libdir=target/$dir
 if [ "${1:-}" = "--target" ]; then
   target_args=(--target "$2")
-  libdir="target/$2/release"
+  libdir="target/$2/$dir"
 fi
-cargo build --release -p tongcheng-ffi "${target_args[@]}"
+cargo build --profile "$profile" -p tongcheng-ffi "${target_args[@]}"
 lib="$libdir/libtongcheng_ffi.so"
 [ -f "$lib" ] || lib="$libdir/libtongcheng_ffi.dylib"
 out=build/bindings
 rm -rf "$out"
 mkdir -p "$out/kotlin" "$out/swift"
-cargo run --release -q -p uniffi-bindgen -- generate --library "$lib" --language kotlin --out-dir "$out/kotlin" --no-format
-cargo run --release -q -p uniffi-bindgen -- generate --library "$lib" --language swift --out-dir "$out/swift" --no-format
+cargo run --profile "$profile" -q -p uniffi-bindgen -- generate --library "$lib" --language kotlin --out-dir "$out/kotlin" --no-format
+cargo run --profile "$profile" -q -p uniffi-bindgen -- generate --library "$lib" --language swift --out-dir "$out/swift" --no-format
 echo "bindings in $out (library: $lib)"

@@ -13,11 +13,12 @@ cargo test -p tongcheng-core --features scalar --lib
 # The phone boundary: Kotlin on the JVM against the real library (installs its toolchain).
 bash tests/kotlin/run.sh
 
-cargo build --release -p tongcheng-cli
+# The CLI as `cargo test` built it (test profile: optimised, debug assertions on).
+cargo build -q --profile test -p tongcheng-cli
 if ! python3 -c "import MahjongGB" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check pymahjonggb==1.4.0
 fi
-python3 tests/crosscheck/shanten_vs_pymahjonggb.py target/release/tongcheng 5000 7
+python3 tests/crosscheck/shanten_vs_pymahjonggb.py target/debug/tongcheng 5000 7
 if [ -f tests/crosscheck/fan_vs_pymahjonggb.py ]; then
-  python3 tests/crosscheck/fan_vs_pymahjonggb.py target/release/tongcheng
+  python3 tests/crosscheck/fan_vs_pymahjonggb.py target/debug/tongcheng
 fi

@@ -146,6 +146,8 @@ enum Ctl {
     /// Drop the connection at once (tests: a phone losing its network).
     Drop,
     Reconnect,
+    /// Reconnect at another server node (`ws(s)://…/v1/play`).
+    ReconnectTo(String),
     Close,
 }
 
@@ -428,13 +430,37 @@ impl OnlineSession {
         let _ = self.ctl.send(Ctl::Drop);
     }
 
-    /// Connects again and takes the seat back: the frames missed, then a snapshot.
+    /// Connects again and takes the seat back: the frames missed, then a snapshot. When the
+    /// table has moved to another server node (`wrong_node`), the seat is taken there.
     pub fn reconnect(&self) -> Result<(), ClientError> {
+        self.follow(self.reconnect_with(Ctl::Reconnect))
+    }
+
+    /// [`OnlineSession::reconnect`] at another server node: when the node running the table
+    /// stopped, any other node (a deployment's entry address) finds the table, or takes it
+    /// over and deals its next hand (a notice with code `hand_voided` says so).
+    pub fn reconnect_at(&self, server: &str) -> Result<(), ClientError> {
+        let url = play_url(server)?;
+        self.follow(self.reconnect_with(Ctl::ReconnectTo(url)))
+    }
+
+    fn reconnect_with(&self, how: Ctl) -> Result<(), ClientError> {
         let before = self.counters();
         self.ctl
-            .send(Ctl::Reconnect)
+            .send(how)
             .map_err(|_| ClientError::Network("the session is closed".into()))?;
         self.wait_joined(before, Duration::from_secs(15))
+    }
+
+    /// Follows one `wrong_node` answer to the node it names (never a loop).
+    fn follow(&self, result: Result<(), ClientError>) -> Result<(), ClientError> {
+        match result {
+            Err(ClientError::Server { code, message, .. }) if code == "wrong_node" => {
+                let url = play_url(&message)?;
+                self.reconnect_with(Ctl::ReconnectTo(url))
+            }
+            other => other,
+        }
     }
 }
 
@@ -460,14 +486,18 @@ struct Worker {
 enum Ended {
     Closed,
     Reconnect,
+    ReconnectTo(String),
     Lost(String),
 }
 
 impl Worker {
-    async fn run(self, mut ctl: mpsc::UnboundedReceiver<Ctl>) {
+    async fn run(mut self, mut ctl: mpsc::UnboundedReceiver<Ctl>) {
         let mut first = true;
         loop {
             let ended = self.connection(&mut ctl, first).await;
+            if let Ended::ReconnectTo(url) = &ended {
+                self.url = url.clone();
+            }
             first = false;
             {
                 let mut s = lock(&self.shared);
@@ -482,12 +512,16 @@ impl Worker {
             self.shared.1.notify_all();
             match ended {
                 Ended::Closed => return,
-                Ended::Reconnect => continue,
+                Ended::Reconnect | Ended::ReconnectTo(_) => continue,
                 // Wait for the caller to ask for a reconnect (or to close).
                 Ended::Lost(_) => loop {
                     match ctl.recv().await {
                         None | Some(Ctl::Close) => return,
                         Some(Ctl::Reconnect) => break,
+                        Some(Ctl::ReconnectTo(url)) => {
+                            self.url = url;
+                            break;
+                        }
                         Some(_) => {}
                     }
                 },
@@ -541,6 +575,7 @@ impl Worker {
                     }
                     Some(Ctl::Drop) => return Ended::Lost("dropped".into()),
                     Some(Ctl::Reconnect) => return Ended::Reconnect,
+                    Some(Ctl::ReconnectTo(url)) => return Ended::ReconnectTo(url),
                     Some(Ctl::Send(m)) => {
                         if sink.send(Message::Text(m.to_json().into())).await.is_err() {
                             return Ended::Lost("the connection broke".into());

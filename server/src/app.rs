@@ -40,6 +40,15 @@ pub struct Config {
     pub public_url: Option<String>,
     /// This node's name in logs; `None`: a random one.
     pub node_id: Option<String>,
+    /// Several nodes: the NATS server (`nats://host:4222`) where nodes learn which of them
+    /// are alive and tables keep their checkpoints, so another node finishes the matches of
+    /// one that stops. Needs the PostgreSQL store. `None`: a table dies with its node.
+    pub nats_url: Option<String>,
+    /// Names this deployment's subjects and bucket on NATS (several deployments, or tests,
+    /// may share one NATS server).
+    pub nats_prefix: String,
+    /// How often a node looks for tables of stopped nodes to take over.
+    pub sweep_ms: u64,
 }
 
 impl Default for Config {
@@ -60,6 +69,9 @@ impl Default for Config {
             admin_token: None,
             public_url: None,
             node_id: None,
+            nats_url: None,
+            nats_prefix: "tongcheng".into(),
+            sweep_ms: 5_000,
         }
     }
 }
@@ -75,6 +87,8 @@ pub struct Shared {
     pub lobby: Lobby,
     /// Which node this is.
     pub node: Node,
+    /// This node's NATS connection, when several nodes share NATS (set when serving starts).
+    pub cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
 }
 
 /// A server node's identity among several sharing one PostgreSQL store.
@@ -122,6 +136,7 @@ impl Shared {
             limits: RateLimits::new(&config.limits),
             config,
             lobby: Lobby::default(),
+            cluster: std::sync::OnceLock::new(),
         }))
     }
 }
@@ -159,6 +174,30 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Connects this node to NATS: it answers liveness requests and sweeps for tables of
+/// stopped nodes from now on.
+async fn join_cluster(state: &AppState, url: &str) -> std::io::Result<()> {
+    let fail = |m: String| std::io::Error::other(m);
+    if !state.several_nodes() {
+        return Err(fail(
+            "NATS joins nodes that share a PostgreSQL store; pass --database postgres://...".into(),
+        ));
+    }
+    let cluster = crate::cluster::Cluster::connect(url, &state.config.nats_prefix)
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    cluster
+        .answer_liveness(state.node.url())
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    let _ = state.cluster.set(Arc::new(cluster));
+    tokio::spawn(crate::play::moved::sweep(
+        state.clone(),
+        std::time::Duration::from_millis(state.config.sweep_ms.max(100)),
+    ));
+    Ok(())
+}
+
 /// Serves until `shutdown` completes, with each connection's address known to the handlers
 /// (rate limits per IP). Nagle's algorithm is off: an online table's frames are small and
 /// must go out at once (with it, every answer waited ~40 ms for the peer's delayed ACK).
@@ -170,6 +209,9 @@ pub async fn serve(
     use axum::serve::ListenerExt;
     if let Ok(addr) = listener.local_addr() {
         let _ = state.node.url.set(format!("http://{addr}"));
+    }
+    if let Some(url) = state.config.nats_url.clone() {
+        join_cluster(&state, &url).await?;
     }
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);

@@ -20,6 +20,7 @@
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod cluster;
 pub mod collusion;
 pub mod error;
 pub mod loadtest;

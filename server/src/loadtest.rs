@@ -78,6 +78,17 @@ pub struct Args {
     /// Started server: its worker threads (default: one per core).
     #[arg(long)]
     pub server_threads: Option<usize>,
+    /// Started servers: this many nodes sharing `--database` (PostgreSQL) and `--nats`;
+    /// player i logs in and queues at node i mod N and plays where the queue seats it.
+    #[arg(long, default_value_t = 1)]
+    pub nodes: usize,
+    /// Started servers' store (default: a temporary SQLite file; several nodes need
+    /// postgres://...).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// Started servers' NATS (several nodes: tables checkpointed, taken over on a node's death).
+    #[arg(long, value_name = "URL")]
+    pub nats: Option<String>,
     /// Worker threads of the load generator.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -117,6 +128,8 @@ fn parse_range(s: &str) -> Result<(u64, u64), String> {
 #[derive(Debug, serde::Serialize)]
 pub struct Report {
     pub players: usize,
+    /// Server nodes the players were spread over.
+    pub nodes: usize,
     /// Most table connections open on the server at once (its `/metrics` gauge).
     pub connected_peak: usize,
     /// Most tables running on the server at once.
@@ -174,7 +187,8 @@ impl Counters {
 
 struct Ctx {
     args: Args,
-    addr: SocketAddr,
+    /// The nodes' addresses: player i enters at node i mod N.
+    addrs: Vec<SocketAddr>,
     counters: Counters,
     /// Past the play time: players do not queue again.
     stopping: AtomicBool,
@@ -185,32 +199,61 @@ pub fn run(args: &Args) -> Result<Report, String> {
     if args.players == 0 || args.players > MAX_PLAYERS {
         return Err(format!("--players must be 1 to {MAX_PLAYERS}"));
     }
-    let mut server = match &args.server {
-        Some(url) => ServerProcess::existing(url, args.server_pid)?,
-        None => ServerProcess::start(args)?,
-    };
+    if args.nodes == 0 || args.nodes > 16 {
+        return Err("--nodes must be 1 to 16".into());
+    }
+    if args.nodes > 1
+        && !args
+            .database
+            .as_deref()
+            .is_some_and(|d| d.starts_with("postgres"))
+    {
+        return Err(
+            "several nodes share a PostgreSQL store: pass --database postgres://...".into(),
+        );
+    }
+    let mut servers = Vec::new();
+    match &args.server {
+        Some(url) => servers.push(ServerProcess::existing(url, args.server_pid)?),
+        None => {
+            for n in 0..args.nodes {
+                servers.push(ServerProcess::start(args, n)?);
+            }
+        }
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.threads.max(1))
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let result = rt.block_on(drive(args, &server));
-    server.stop();
+    let result = rt.block_on(drive(args, &servers));
+    for s in &mut servers {
+        s.stop();
+    }
     result
 }
 
-async fn drive(args: &Args, server: &ServerProcess) -> Result<Report, String> {
+/// A figure summed over the nodes, when every node has it.
+fn summed<T: std::iter::Sum<T>>(
+    servers: &[ServerProcess],
+    f: impl Fn(u32) -> Option<T>,
+) -> Option<T> {
+    servers.iter().map(|s| s.pid.and_then(&f)).sum()
+}
+
+async fn drive(args: &Args, servers: &[ServerProcess]) -> Result<Report, String> {
     let ctx = Arc::new(Ctx {
         args: args.clone(),
-        addr: server.addr,
+        addrs: servers.iter().map(|s| s.addr).collect(),
         counters: Counters::default(),
         stopping: AtomicBool::new(false),
     });
-    let baseline = server.pid.and_then(rss_kb);
-    let cpu_start = server.pid.and_then(cpu_secs);
+    let pids: Vec<u32> = servers.iter().filter_map(|s| s.pid).collect();
+    let baseline = summed(servers, rss_kb);
+    let cpu_start = summed(servers, cpu_secs);
     let start = Instant::now();
     let done = Arc::new(AtomicBool::new(false));
-    let monitor = tokio::spawn(monitor(ctx.clone(), server.pid, done.clone(), start));
+    let monitor = tokio::spawn(monitor(ctx.clone(), pids, done.clone(), start));
     let mut players = Vec::with_capacity(args.players);
     let ramp = Duration::from_secs(args.ramp_secs);
     for i in 0..args.players {
@@ -264,6 +307,7 @@ async fn drive(args: &Args, server: &ServerProcess) -> Result<Report, String> {
     };
     Ok(Report {
         players: args.players,
+        nodes: servers.len(),
         connected_peak: peaks.connections,
         tables_peak: peaks.tables,
         matches_started: c.matches_started.load(Relaxed),
@@ -281,7 +325,7 @@ async fn drive(args: &Args, server: &ServerProcess) -> Result<Report, String> {
         server_rss_baseline_mb: baseline.map(|b| b as f64 / 1024.0),
         server_rss_peak_mb: peaks.rss_kb.map(|p| p as f64 / 1024.0),
         server_kb_per_player: kb_per_player,
-        server_cpu_secs: match (cpu_start, server.pid.and_then(cpu_secs)) {
+        server_cpu_secs: match (cpu_start, summed(servers, cpu_secs)) {
             (Some(a), Some(b)) => Some(b - a),
             _ => None,
         },
@@ -297,33 +341,40 @@ struct Peaks {
 }
 
 /// Reads the server's gauges and memory every second; prints progress.
-async fn monitor(ctx: Arc<Ctx>, pid: Option<u32>, done: Arc<AtomicBool>, start: Instant) -> Peaks {
+async fn monitor(ctx: Arc<Ctx>, pids: Vec<u32>, done: Arc<AtomicBool>, start: Instant) -> Peaks {
     let mut peaks = Peaks::default();
     let mut last_print = Instant::now();
     let local = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    let rss_now = || -> Option<u64> {
+        (!pids.is_empty()).then(|| pids.iter().filter_map(|p| rss_kb(*p)).sum())
+    };
     while !done.load(Relaxed) {
-        if let Ok((200, text)) = http(
-            local,
-            ctx.addr,
-            "GET",
-            "/metrics",
-            None,
-            "",
-            Duration::from_secs(5),
-        )
-        .await
-        {
-            let gauge = |name: &str| -> usize {
-                text.lines()
-                    .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
-                    .unwrap_or(0)
-            };
-            peaks.connections = peaks
-                .connections
-                .max(gauge("tongcheng_online_connections "));
-            peaks.tables = peaks.tables.max(gauge("tongcheng_online_tables "));
+        // Every node's gauges, summed.
+        let (mut connections, mut tables) = (0, 0);
+        for addr in &ctx.addrs {
+            if let Ok((200, text)) = http(
+                local,
+                *addr,
+                "GET",
+                "/metrics",
+                None,
+                "",
+                Duration::from_secs(5),
+            )
+            .await
+            {
+                let gauge = |name: &str| -> usize {
+                    text.lines()
+                        .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+                        .unwrap_or(0)
+                };
+                connections += gauge("tongcheng_online_connections ");
+                tables += gauge("tongcheng_online_tables ");
+            }
         }
-        if let Some(rss) = pid.and_then(rss_kb) {
+        peaks.connections = peaks.connections.max(connections);
+        peaks.tables = peaks.tables.max(tables);
+        if let Some(rss) = rss_now() {
             peaks.rss_kb = Some(peaks.rss_kb.map_or(rss, |p| p.max(rss)));
         }
         let every = ctx.args.progress_secs;
@@ -338,7 +389,7 @@ async fn monitor(ctx: Arc<Ctx>, pid: Option<u32>, done: Arc<AtomicBool>, start: 
                 c.matches_finished.load(Relaxed),
                 c.actions.load(Relaxed),
                 c.errors.load(Relaxed),
-                pid.and_then(rss_kb).map_or(0, |k| k / 1024),
+                rss_now().map_or(0, |k| k / 1024),
             );
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -373,7 +424,8 @@ impl Rng {
 
 async fn player(ctx: Arc<Ctx>, i: usize) {
     let ip = address(i);
-    let token = match login(&ctx, ip).await {
+    let entry = ctx.addrs[i % ctx.addrs.len()];
+    let token = match login(&ctx, ip, entry).await {
         Ok(t) => t,
         Err(e) => return ctx.counters.error(format!("login: {e}")),
     };
@@ -381,13 +433,13 @@ async fn player(ctx: Arc<Ctx>, i: usize) {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
     let mut bot = LevelBot::new(ctx.args.level, i as u64);
     while !ctx.stopping.load(Relaxed) {
-        let table = match queue(&ctx, ip, &token).await {
+        let (table, node) = match queue(&ctx, ip, &token, entry).await {
             Ok(t) => t,
             Err(e) => return ctx.counters.error(format!("queue: {e}")),
         };
         ctx.counters.matches_started.fetch_add(1, Relaxed);
         ctx.counters.playing.fetch_add(1, Relaxed);
-        let result = play_match(&ctx, ip, &token, &table, &mut rng, &mut bot).await;
+        let result = play_match(&ctx, ip, &token, &table, node, &mut rng, &mut bot).await;
         ctx.counters.playing.fetch_sub(1, Relaxed);
         match result {
             Ok(()) => {
@@ -398,11 +450,11 @@ async fn player(ctx: Arc<Ctx>, i: usize) {
     }
 }
 
-async fn login(ctx: &Ctx, ip: IpAddr) -> Result<String, String> {
+async fn login(_ctx: &Ctx, ip: IpAddr, node: SocketAddr) -> Result<String, String> {
     let key =
         SigningKey::from_bytes(&random_bytes::<32>().map_err(|_| "no randomness from the OS")?);
     let t = Duration::from_secs(30);
-    let (status, body) = http(ip, ctx.addr, "POST", "/v1/auth/challenge", None, "{}", t).await?;
+    let (status, body) = http(ip, node, "POST", "/v1/auth/challenge", None, "{}", t).await?;
     let challenge: Value = parse_ok(status, &body)?;
     let nonce = challenge["nonce"].as_str().ok_or("no nonce")?.to_string();
     let public = key.verifying_key().to_bytes();
@@ -415,7 +467,7 @@ async fn login(ctx: &Ctx, ip: IpAddr) -> Result<String, String> {
         "device_name": "loadtest",
     })
     .to_string();
-    let (status, body) = http(ip, ctx.addr, "POST", "/v1/auth/login", None, &body, t).await?;
+    let (status, body) = http(ip, node, "POST", "/v1/auth/login", None, &body, t).await?;
     let login: Value = parse_ok(status, &body)?;
     login["token"]
         .as_str()
@@ -423,16 +475,27 @@ async fn login(ctx: &Ctx, ip: IpAddr) -> Result<String, String> {
         .ok_or_else(|| "no token in the login answer".into())
 }
 
-async fn queue(ctx: &Ctx, ip: IpAddr, token: &str) -> Result<String, String> {
+/// Queues at `node`; the table and the node that runs it.
+async fn queue(
+    ctx: &Ctx,
+    ip: IpAddr,
+    token: &str,
+    node: SocketAddr,
+) -> Result<(String, SocketAddr), String> {
     let body = json!({"rules": ctx.args.rules, "ranked": !ctx.args.casual}).to_string();
     // The queue answers once seated: bots fill after the server's wait, plus slack.
     let t = Duration::from_millis(ctx.args.bot_fill_ms) + Duration::from_secs(120);
-    let (status, body) = http(ip, ctx.addr, "POST", "/v1/queue", Some(token), &body, t).await?;
+    let (status, body) = http(ip, node, "POST", "/v1/queue", Some(token), &body, t).await?;
     let seated: Value = parse_ok(status, &body)?;
-    seated["table"]
+    let table = seated["table"]
         .as_str()
         .map(str::to_string)
-        .ok_or_else(|| "no table in the queue's answer".into())
+        .ok_or("no table in the queue's answer")?;
+    let at = match seated["server"].as_str() {
+        Some(url) if !url.is_empty() => ServerProcess::existing(url, None)?.addr,
+        _ => node,
+    };
+    Ok((table, at))
 }
 
 fn parse_ok(status: u16, body: &str) -> Result<Value, String> {
@@ -449,6 +512,7 @@ async fn play_match(
     ip: IpAddr,
     token: &str,
     table: &str,
+    node: SocketAddr,
     rng: &mut Rng,
     bot: &mut LevelBot,
 ) -> Result<(), String> {
@@ -457,10 +521,10 @@ async fn play_match(
         .bind(SocketAddr::new(ip, 0))
         .map_err(|e| format!("bind {ip}: {e}"))?;
     let stream = socket
-        .connect(ctx.addr)
+        .connect(node)
         .await
         .map_err(|e| format!("connect: {e}"))?;
-    let mut request = format!("ws://{}/v1/play", ctx.addr)
+    let mut request = format!("ws://{node}/v1/play")
         .into_client_request()
         .map_err(|e| e.to_string())?;
     request.headers_mut().insert(
@@ -724,16 +788,22 @@ impl ServerProcess {
     }
 
     /// This binary as a server on a free loopback port, with a temporary SQLite store.
-    fn start(args: &Args) -> Result<ServerProcess, String> {
+    /// Node `n` of this run.
+    fn start(args: &Args, n: usize) -> Result<ServerProcess, String> {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-        let dir = std::env::temp_dir().join(format!("tongcheng-loadtest-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("tongcheng-loadtest-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let stderr = std::fs::File::create(dir.join("server.log")).map_err(|e| e.to_string())?;
+        let database = args
+            .database
+            .clone()
+            .unwrap_or_else(|| format!("sqlite:{}", dir.join("server.db").display()));
         let mut cmd = Command::new(exe);
         cmd.arg("--listen")
             .arg("127.0.0.1:0")
             .arg("--database")
-            .arg(format!("sqlite:{}", dir.join("server.db").display()))
+            .arg(database)
             .arg("--bot-fill-ms")
             .arg(args.bot_fill_ms.to_string())
             .arg("--ready-ms")
@@ -747,6 +817,12 @@ impl ServerProcess {
             .stderr(stderr);
         if let Some(n) = args.server_threads {
             cmd.arg("--threads").arg(n.to_string());
+        }
+        if let Some(nats) = &args.nats {
+            cmd.arg("--nats")
+                .arg(nats)
+                .arg("--nats-prefix")
+                .arg(format!("loadtest{}", std::process::id()));
         }
         let mut child = cmd
             .spawn()

@@ -54,6 +54,17 @@ struct Cli {
     /// This node's name in logs (default: a random one).
     #[arg(long, value_name = "ID")]
     node_id: Option<String>,
+    /// Several nodes: the NATS server (with JetStream) where nodes see which of them are
+    /// alive and tables keep checkpoints, so another node finishes the matches of a node that
+    /// stops. Needs --database postgres://...
+    #[arg(long, value_name = "URL")]
+    nats: Option<String>,
+    /// The prefix of this deployment's NATS subjects and bucket.
+    #[arg(long, value_name = "NAME", default_value = "tongcheng")]
+    nats_prefix: String,
+    /// Milliseconds between a node's looks for tables of stopped nodes to take over.
+    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    sweep_ms: u64,
 }
 
 #[derive(Subcommand)]
@@ -101,6 +112,9 @@ fn main() {
             config.online.match_hands = cli.match_hands;
             config.public_url = cli.public_url;
             config.node_id = cli.node_id;
+            config.nats_url = cli.nats;
+            config.nats_prefix = cli.nats_prefix;
+            config.sweep_ms = cli.sweep_ms;
             config.admin_token = cli
                 .admin_token
                 .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())

@@ -304,6 +304,30 @@ fn several_nodes(s: &dyn Store) {
     );
     assert_eq!(s.room("123456").unwrap(), Some(room.clone()));
     assert_eq!(s.room_of_table("t1").unwrap(), Some(room));
+    // A node that stopped: its table moves to exactly one of the nodes taking it over.
+    assert_eq!(s.table_home("t1").unwrap().as_deref(), Some("http://a"));
+    assert!(
+        s.move_table_home("t1", "http://a", "http://c", now)
+            .unwrap()
+    );
+    assert!(
+        !s.move_table_home("t1", "http://a", "http://d", now)
+            .unwrap()
+    );
+    assert_eq!(s.table_home("t1").unwrap().as_deref(), Some("http://c"));
+    assert!(
+        s.move_table_home("unnoted", "http://a", "http://d", now)
+            .unwrap()
+    );
+    assert!(
+        !s.move_table_home("unnoted", "http://a", "http://e", now)
+            .unwrap()
+    );
+    assert_eq!(
+        s.table_home("unnoted").unwrap().as_deref(),
+        Some("http://d")
+    );
+    s.drop_table("unnoted").unwrap();
     // The table's match is over: home and room go, the code is free again.
     s.drop_table("t1").unwrap();
     assert_eq!(s.table_home("t1").unwrap(), None);

@@ -84,6 +84,7 @@ impl Unfinished {
                         config: config(old.rules, old.seed, old.level),
                         hands: old.hands,
                         piao: Vec::new(),
+                        seeds: Vec::new(),
                     },
                     match_id: old.match_id,
                 })

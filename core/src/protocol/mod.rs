@@ -265,6 +265,10 @@ pub enum ErrorCode {
     /// The table runs on another server node; the message is that node's base URL, where
     /// the client joins again.
     WrongNode,
+    /// The node that ran the table stopped and another took it over: the hand in play then
+    /// was voided (no record, no score) and is dealt again; finished hands stand. A notice,
+    /// sent once after the welcome; the message names the hand.
+    HandVoided,
 }
 
 /// Why a message could not be read.

@@ -209,6 +209,10 @@ pub struct Table {
     played: Vec<Vec<RecordedAction>>,
     /// The 飘 chosen in every hand already booked, by seat (飘 chosen each hand only).
     played_piao: Vec<[u8; 4]>,
+    /// The wall seed of every hand already booked (saved when some hand was redealt).
+    played_seeds: Vec<Seed>,
+    /// Whether some hand was dealt again from another seed ([`Table::redeal`]).
+    redealt: bool,
 }
 
 impl std::fmt::Debug for Table {
@@ -255,6 +259,8 @@ impl Table {
             timeouts: [0; 4],
             played: Vec::new(),
             played_piao: Vec::new(),
+            played_seeds: Vec::new(),
+            redealt: false,
         };
         t.bots_choose_piao();
         t
@@ -375,13 +381,14 @@ impl Table {
     }
 
     /// Deals the current hand again from `seed` before anyone has acted (online tables deal
-    /// from a provably fair seed, [`crate::fair`]). Such a table is for hosts that keep it in
-    /// memory: its saved form still names the match seed, so it does not resume. False, and
-    /// nothing changes, once the hand has an action.
+    /// from a provably fair seed, [`crate::fair`]); its saved form then keeps each hand's
+    /// seed, so it resumes (a table moved to another server node). False, and nothing
+    /// changes, once the hand has an action.
     pub fn redeal(&mut self, seed: Seed) -> bool {
         if !self.play.redeal(seed) {
             return false;
         }
+        self.redealt = true;
         self.cursors = [0; 4];
         self.deadlines = [None; 4];
         true
@@ -562,6 +569,7 @@ impl Table {
         }
         self.played.push(recorded(self.game()));
         self.played_piao.push(self.piao_chosen());
+        self.played_seeds.push(self.game().setup().seed);
         let more = self.play.next_hand();
         if more {
             let hand = self.play.hand_index();

@@ -7,6 +7,7 @@ use super::{Table, TableConfig, recorded};
 use crate::record::RecordedAction;
 use crate::rules::{Piao, RulesError};
 use crate::seat::Seat;
+use crate::wall::Seed;
 
 /// The saved-table format this build writes.
 pub const SAVED_TABLE_VERSION: u32 = 1;
@@ -25,6 +26,11 @@ pub struct SavedTable {
     /// 飘 chosen each hand: every hand's stakes by seat, in step with `hands`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub piao: Vec<[u8; 4]>,
+    /// Each hand's wall seed, when any hand was dealt again from another seed than the
+    /// match's ([`Table::redeal`]: online tables deal from a provably fair seed); empty
+    /// otherwise, so saves of tables that never redeal are unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<Seed>,
 }
 
 /// Why a table could not be made or rebuilt. Nothing is changed by any of these.
@@ -70,10 +76,12 @@ impl Table {
     pub fn saved(&self) -> SavedTable {
         let mut hands = self.played.clone();
         let mut piao = self.played_piao.clone();
+        let mut seeds = self.played_seeds.clone();
         if !self.is_over() {
             // The hand being played, even with no move yet, so the count of hands is right.
             hands.push(recorded(self.game()));
             piao.push(self.piao_chosen());
+            seeds.push(self.game().setup().seed);
         }
         if !matches!(self.rules().piao, Piao::Chosen(_)) {
             piao.clear();
@@ -83,6 +91,7 @@ impl Table {
             config: self.config.clone(),
             hands,
             piao,
+            seeds: if self.redealt { seeds } else { Vec::new() },
         }
     }
 
@@ -101,6 +110,12 @@ impl Table {
             };
             if t.is_over() {
                 return Err(fail(0, "saved after the match was over".into()));
+            }
+            if let Some(&seed) = saved.seeds.get(h)
+                && seed != t.game().setup().seed
+                && !t.redeal(seed)
+            {
+                return Err(fail(0, "cannot deal the hand from its saved seed".into()));
             }
             if let Some(stakes) = saved.piao.get(h) {
                 for s in Seat::ALL {

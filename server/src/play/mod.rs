@@ -7,6 +7,7 @@
 //! table is one task ([`table::TableTask`]); a connection only forwards its messages there
 //! and writes out what the table sends, so a hostile client can at worst lose its own seat.
 
+pub mod moved;
 pub mod queue;
 pub mod rooms;
 pub mod shared;
@@ -107,6 +108,8 @@ pub struct Lobby {
     shared_runs: Mutex<HashMap<(String, bool), Instant>>,
     /// Requests waiting here in the shared queue (several nodes).
     shared_waiting: AtomicU64,
+    /// Held while this node takes a stopped node's table over (one at a time).
+    taking: tokio::sync::Mutex<()>,
 }
 
 impl Lobby {
@@ -370,6 +373,9 @@ pub(crate) fn rules_for(
     Ok(rules)
 }
 
+/// A table's command queue: joins, messages, its saver's answers.
+pub(crate) const TABLE_QUEUE: usize = 1024;
+
 /// Starts a table's task under `id` in the lobby (whose lock the caller holds); it leaves
 /// the lobby when its match is over.
 pub(crate) fn spawn_table(
@@ -378,16 +384,38 @@ pub(crate) fn spawn_table(
     id: &str,
     task: impl FnOnce(mpsc::Receiver<Cmd>) -> TableTask,
 ) -> mpsc::Sender<Cmd> {
-    let (tx, rx) = mpsc::channel(1024);
+    let (tx, rx) = mpsc::channel(TABLE_QUEUE);
+    let task = task(rx);
+    spawn_built(state, tables, id, tx.clone(), task);
+    tx
+}
+
+/// [`spawn_table`] for a task already made on the channel `tx` feeds.
+pub(crate) fn spawn_built(
+    state: &AppState,
+    tables: &mut Tables,
+    id: &str,
+    tx: mpsc::Sender<Cmd>,
+    task: TableTask,
+) {
     let lobby = state.lobby.tables.clone();
     let closing = id.to_string();
     let mine = tx.clone();
     let store = state.store.clone();
-    tokio::spawn(task(rx).run(Box::new(move || {
+    let cluster = state
+        .cluster
+        .get()
+        .map(|c| (c.clone(), state.node.url().to_string()));
+    let task = task.in_cluster(cluster, tx.downgrade());
+    tokio::spawn(task.run(Box::new(move |forget| {
         if let Ok(mut t) = lobby.lock()
             && t.get(&closing).is_some_and(|s| s.same_channel(&mine))
         {
             t.remove(&closing);
+            if !forget {
+                // Another node runs the table now: its rows are that node's.
+                return;
+            }
             // Its room's code is free again, and no node sends players here for it.
             tokio::task::spawn_blocking(move || {
                 if let Err(e) = store.drop_table(&closing) {
@@ -396,7 +424,7 @@ pub(crate) fn spawn_table(
             });
         }
     })));
-    tables.insert(id.to_string(), tx.clone());
+    tables.insert(id.to_string(), tx);
     if state.several_nodes() {
         let (store, id, node) = (
             state.store.clone(),
@@ -409,7 +437,6 @@ pub(crate) fn spawn_table(
             }
         });
     }
-    tx
 }
 
 /// A random table id.
@@ -460,8 +487,25 @@ async fn join(
         .map_err(|_| (ErrorCode::Internal, "a task failed".to_string()))?
         .map_err(|e: crate::store::StoreError| (ErrorCode::Internal, e.to_string()))?;
         match found {
-            (Some(url), _) if url != state.node.url() => {
-                return Err((ErrorCode::WrongNode, url));
+            (home, _)
+                if !here
+                    && (home.as_deref().is_some_and(|h| h != state.node.url())
+                        || after.is_some()) =>
+            {
+                // Runs elsewhere, or ran on a node that stopped (with NATS it is taken over
+                // here when its match had begun).
+                let there = match home {
+                    Some(url) if url != state.node.url() && state.cluster.get().is_none() => {
+                        moved::Whereabouts::There(url)
+                    }
+                    None if state.cluster.get().is_none() => moved::Whereabouts::Here,
+                    home => moved::find_or_take(state, &id, home).await,
+                };
+                match there {
+                    moved::Whereabouts::Here => {}
+                    moved::Whereabouts::There(url) => return Err((ErrorCode::WrongNode, url)),
+                    moved::Whereabouts::Gone(m) => return Err(moved::gone(m)),
+                }
             }
             (_, true) => {
                 let tx = state

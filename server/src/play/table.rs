@@ -28,6 +28,8 @@ use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
 use super::OnlineConfig;
+use super::moved::{Checkpoint, FinishedHand, SeatKept};
+use crate::cluster::{Cluster, ClusterError};
 use crate::store::{NewRecord, RankedHand, Store};
 
 /// What a connection asks of its table.
@@ -54,10 +56,23 @@ pub enum Cmd {
     Admit {
         account: i64,
     },
+    /// The table's checkpoint was written (several nodes): a finished hand may be announced.
+    Saved(SaveOutcome),
 }
 
-/// How the table reaches its host: to leave the lobby when the match is over.
-pub type OnClose = Box<dyn FnOnce() + Send>;
+/// How a checkpoint write ended.
+#[derive(Debug)]
+pub enum SaveOutcome {
+    Written,
+    /// Another node took the table over: this copy stops.
+    Fenced,
+    /// NATS failed: the table plays on (its hands are still stored), unprotected.
+    Failed(String),
+}
+
+/// How the table reaches its host when it closes: to leave the lobby, and to forget the
+/// table in the store unless (false) another node owns it now.
+pub type OnClose = Box<dyn FnOnce(bool) + Send>;
 
 /// A person's slot (or a bot's, with no account).
 struct Slot {
@@ -87,6 +102,9 @@ struct Slot {
     decision: Option<(u64, Instant, u64)>,
     /// Plays the seat on auto-play.
     auto_bot: LevelBot,
+    /// Restored on this node from another node's checkpoint, not joined here yet: the
+    /// client's stream continues from the `seq` it holds.
+    moved: bool,
 }
 
 impl Slot {
@@ -226,8 +244,35 @@ enum Phase {
     Lobby,
     Contributing,
     Playing,
+    /// A finished hand waits for its checkpoint before anyone is told (several nodes).
+    Saving,
     BetweenHands,
     Over,
+}
+
+/// A finished hand, told to the players once its checkpoint is written.
+struct PendingEnd {
+    hand: u32,
+    record: Arc<HandRecord>,
+    scores: [i32; 4],
+    seats: [Seat; 4],
+    more: bool,
+}
+
+/// What a table asks its saver (one task per table, so writes keep their order).
+enum SaveJob {
+    /// Write the checkpoint, then keep the finished hand in the store, then (if `reply`)
+    /// tell the table.
+    Checkpoint {
+        value: Vec<u8>,
+        hand: Option<FinishedHand>,
+        reply: bool,
+    },
+    /// The match is over: forget the checkpoint first (a node dying now leaves no match to
+    /// finish twice), then rate it.
+    Over {
+        rate: Option<(String, Vec<(Option<i64>, i32)>)>,
+    },
 }
 
 pub struct TableTask {
@@ -252,6 +297,21 @@ pub struct TableTask {
     server_seed: Seed,
     deadline: Option<Instant>,
     rx: mpsc::Receiver<Cmd>,
+    /// Several nodes: checkpoints go to NATS through the saver, under this node's URL.
+    cluster: Option<(Arc<Cluster>, String)>,
+    /// The table's own channel, weakly (the saver answers on it; it must not keep the table
+    /// alive).
+    me: Option<mpsc::WeakSender<Cmd>>,
+    saver: Option<mpsc::UnboundedSender<SaveJob>>,
+    /// The checkpoint revision a restored table starts from.
+    revision: Option<u64>,
+    pending_end: Option<PendingEnd>,
+    /// A table restored here waits this long for its people to reconnect before the next hand.
+    grace: Option<Instant>,
+    /// Restored with its match already over: it only has to be rated.
+    restored_over: bool,
+    /// Another node owns the table now: it closes without touching the store's rows.
+    fenced: bool,
 }
 
 /// A random 32-byte value; the OS's CSPRNG, else (never seen in practice) a time-based one
@@ -296,6 +356,7 @@ impl TableTask {
                 sent_events: 0,
                 decision: None,
                 auto_bot: LevelBot::new(Level::Normal, seed ^ p as u64),
+                moved: false,
             })
             .collect();
         let lobby_deadline = Instant::now() + Duration::from_millis(config.lobby_ms);
@@ -316,7 +377,118 @@ impl TableTask {
             server_seed: Seed(random32()),
             deadline: Some(lobby_deadline),
             rx,
+            cluster: None,
+            me: None,
+            saver: None,
+            revision: None,
+            pending_end: None,
+            grace: None,
+            restored_over: false,
+            fenced: false,
         }
+    }
+
+    /// Several nodes: the table keeps a checkpoint in NATS after each finished hand (and
+    /// announces the hand only then), so another node can finish its match if this one dies.
+    /// `me` is the table's own channel.
+    pub fn in_cluster(
+        mut self,
+        cluster: Option<(Arc<Cluster>, String)>,
+        me: mpsc::WeakSender<Cmd>,
+    ) -> TableTask {
+        self.cluster = cluster;
+        self.me = Some(me);
+        self
+    }
+
+    /// A table rebuilt from another node's checkpoint (which this node has just taken over at
+    /// `revision`): the match at the start of its next hand, whatever hand was in play voided.
+    pub fn restore(
+        cp: &Checkpoint,
+        revision: u64,
+        config: OnlineConfig,
+        store: Arc<dyn Store>,
+        rx: mpsc::Receiver<Cmd>,
+    ) -> Result<TableTask, String> {
+        let t = Table::resume(&cp.saved).map_err(|e| e.to_string())?;
+        if t.game().is_finished() && !t.is_over() {
+            return Err("the checkpoint stops inside a hand".into());
+        }
+        let mut task = TableTask::new(
+            cp.table.clone(),
+            config,
+            t.rules().clone(),
+            cp.people,
+            store,
+            rx,
+        );
+        task.ranked = cp.ranked;
+        task.room = cp.room;
+        task.reserved = cp.reserved.clone();
+        for (s, k) in task.slots.iter_mut().zip(&cp.seats) {
+            s.account = k.account;
+            s.device = k.device;
+            s.name = k.name.clone();
+            s.moved = k.account.is_some();
+        }
+        task.hand = cp.hand;
+        task.revision = Some(revision);
+        task.restored_over = t.is_over();
+        task.table = Some(t);
+        task.phase = Phase::BetweenHands;
+        let grace = Instant::now() + Duration::from_millis(task.config.ready_ms.max(1_000));
+        task.grace = Some(grace);
+        task.deadline = Some(grace);
+        Ok(task)
+    }
+
+    /// The checkpoint of the table as it stands (its match begun), with the hand just
+    /// finished to keep.
+    fn checkpoint(&self, last: Option<FinishedHand>) -> Option<Vec<u8>> {
+        let (cluster, url) = self.cluster.as_ref()?;
+        let t = self.table.as_ref()?;
+        let cp = Checkpoint {
+            version: super::moved::CHECKPOINT_VERSION,
+            table: self.id.clone(),
+            node_url: url.clone(),
+            instance: cluster.instance.clone(),
+            people: self.people,
+            ranked: self.ranked,
+            room: self.room,
+            reserved: self.reserved.clone(),
+            seats: self
+                .slots
+                .iter()
+                .map(|s| SeatKept {
+                    account: s.account,
+                    device: s.device,
+                    name: s.name.clone(),
+                })
+                .collect(),
+            hand: self.hand,
+            saved: t.saved(),
+            last,
+        };
+        serde_json::to_vec(&cp).ok()
+    }
+
+    /// The table's saver, started at its first use (several nodes only).
+    fn saver(&mut self) -> Option<&mpsc::UnboundedSender<SaveJob>> {
+        if self.saver.is_none() {
+            let (cluster, _) = self.cluster.clone()?;
+            let me = self.me.clone()?;
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(saver(
+                cluster,
+                self.store.clone(),
+                self.id.clone(),
+                self.revision,
+                me,
+                rx,
+            ));
+            self.saver = Some(tx);
+        }
+        self.saver.as_ref()
     }
 
     /// Makes the table's match ranked: when it finishes, its people's ratings move.
@@ -343,6 +515,10 @@ impl TableTask {
     /// Runs the table until its match is over and the linger time has passed (so a player
     /// who reconnects late still reads the end); then `on_close`.
     pub async fn run(mut self, on_close: OnClose) {
+        if self.restored_over {
+            // Its last hand was kept before the node running it stopped: only the end is left.
+            self.finish();
+        }
         loop {
             self.advance();
             if self.phase == Phase::Over && self.deadline.is_none() {
@@ -363,7 +539,7 @@ impl TableTask {
                 None => break,
             }
         }
-        on_close();
+        on_close(!self.fenced);
     }
 
     fn joined_people(&self) -> usize {
@@ -404,6 +580,40 @@ impl TableTask {
                     s.conn = None;
                 }
             }
+            Cmd::Saved(outcome) => self.saved(outcome),
+        }
+    }
+
+    /// The checkpoint after a finished hand is written: the hand can be announced.
+    fn saved(&mut self, outcome: SaveOutcome) {
+        match outcome {
+            SaveOutcome::Written => {}
+            SaveOutcome::Failed(e) => {
+                eprintln!("table {}: no checkpoint ({e}); playing on", self.id);
+            }
+            SaveOutcome::Fenced => {
+                // Another node took the table over (this node was thought dead): its copy is
+                // the match now. The people here are sent to find it.
+                eprintln!(
+                    "table {}: taken over by another node; closing here",
+                    self.id
+                );
+                for s in &mut self.slots {
+                    s.error(
+                        ErrorCode::WrongNode,
+                        "this table moved to another server node; join it again",
+                    );
+                    s.conn = None;
+                }
+                self.fenced = true;
+                self.pending_end = None;
+                self.phase = Phase::Over;
+                self.deadline = None;
+                return;
+            }
+        }
+        if let Some(end) = self.pending_end.take() {
+            self.announce_end(end);
         }
     }
 
@@ -442,7 +652,13 @@ impl TableTask {
             }
             None => return Err((ErrorCode::TableFull, "this table has no free seat".into())),
         };
-        let resumed = self.slots[p].conn.is_some() || self.slots[p].sent > 0;
+        let moved = std::mem::take(&mut self.slots[p].moved);
+        if moved && let Some(a) = after {
+            // The client holds another node's stream up to `a`: this node's goes on from there.
+            let s = &mut self.slots[p];
+            s.sent = s.sent.max(a);
+        }
+        let resumed = moved || self.slots[p].conn.is_some() || self.slots[p].sent > 0;
         // One active connection per account and table: the newest takes the seat.
         if let Some((_, old)) = self.slots[p].conn.take() {
             let _ = old.try_send(
@@ -478,6 +694,16 @@ impl TableTask {
         }
         let snap = self.snapshot(p);
         self.slots[p].send(snap);
+        if moved {
+            let hand = self.hand + 1;
+            self.slots[p].error(
+                ErrorCode::HandVoided,
+                format!(
+                    "the server running this table stopped; finished hands stand, and a hand \
+                     in play then is void: hand {hand} is dealt here"
+                ),
+            );
+        }
         Ok(p as u8)
     }
 
@@ -592,6 +818,7 @@ impl TableTask {
             Phase::Contributing => self.deal(),
             Phase::BetweenHands => self.start_hand(),
             Phase::Playing => self.time_out(),
+            Phase::Saving => {}
             // The linger time is up: the connections go with the table.
             Phase::Over => {}
         }
@@ -621,10 +848,14 @@ impl TableTask {
                     return;
                 }
                 Phase::BetweenHands => {
-                    let waiting = self
-                        .slots
-                        .iter()
-                        .any(|s| s.person() && s.connected() && !s.auto && !s.ready);
+                    let waiting = if self.grace.is_some() {
+                        // Restored here: wait for everyone to come back (or the grace to end).
+                        self.slots.iter().any(|s| s.person() && !s.connected())
+                    } else {
+                        self.slots
+                            .iter()
+                            .any(|s| s.person() && s.connected() && !s.auto && !s.ready)
+                    };
                     if !waiting {
                         self.start_hand();
                         continue;
@@ -637,7 +868,7 @@ impl TableTask {
                     }
                     return;
                 }
-                Phase::Over => return,
+                Phase::Saving | Phase::Over => return,
             }
         }
     }
@@ -660,6 +891,17 @@ impl TableTask {
             Ok(t) => {
                 self.table = Some(t);
                 self.hand = 0;
+                // Who sits where and the match's seed: a node taking over needs them from
+                // the first hand on.
+                if let Some(value) = self.checkpoint(None)
+                    && let Some(saver) = self.saver()
+                {
+                    let _ = saver.send(SaveJob::Checkpoint {
+                        value,
+                        hand: None,
+                        reply: false,
+                    });
+                }
                 self.start_hand();
             }
             Err(e) => {
@@ -673,6 +915,7 @@ impl TableTask {
 
     /// Commits to this hand's secret seed and asks for contributions.
     fn start_hand(&mut self) {
+        self.grace = None;
         self.phase = Phase::Contributing;
         self.server_seed = Seed(random32());
         let commitment = commit(&self.server_seed);
@@ -891,7 +1134,6 @@ impl TableTask {
                 ));
             }
             s.decision = None;
-            s.push_hand_end(hand, &shared, scores, seats[p]);
         }
         // Ranked history for the collusion report: the account in each of the record's seats.
         let ranked = self.ranked.then(|| RankedHand {
@@ -902,23 +1144,45 @@ impl TableTask {
             played_at: crate::now(),
             json: json.clone(),
         });
+        let finished = FinishedHand { stored, ranked };
+        let end = PendingEnd {
+            hand,
+            record: shared,
+            scores,
+            seats,
+            more,
+        };
+        if more {
+            self.hand += 1;
+        }
+        if let Some(value) = self.checkpoint(Some(finished.clone()))
+            && let Some(saver) = self.saver()
+        {
+            // Several nodes: nobody hears of the hand's end before its checkpoint (with its
+            // records) is written, so a hand anyone saw finish survives this node.
+            let _ = saver.send(SaveJob::Checkpoint {
+                value,
+                hand: Some(finished),
+                reply: true,
+            });
+            self.pending_end = Some(end);
+            self.phase = Phase::Saving;
+            self.deadline = None;
+            return;
+        }
         // Stored off the table's task: a slow disk must not hold up the next hand.
         let store = self.store.clone();
         let table = self.id.clone();
-        tokio::task::spawn_blocking(move || {
-            for (account, device, r) in stored {
-                if let Err(e) = store.store_records(account, device, &[r], crate::now()) {
-                    eprintln!("table {table}: storing a hand for account {account}: {e}");
-                }
-            }
-            if let Some(h) = ranked
-                && let Err(e) = store.put_ranked_hand(&h)
-            {
-                eprintln!("table {table}: keeping a ranked hand: {e}");
-            }
-        });
-        if more {
-            self.hand += 1;
+        tokio::task::spawn_blocking(move || finished.keep(store.as_ref(), &table));
+        self.announce_end(end);
+    }
+
+    /// Tells everyone the hand's end and goes on to the next hand or the match's end.
+    fn announce_end(&mut self, end: PendingEnd) {
+        for (p, s) in self.slots.iter_mut().enumerate() {
+            s.push_hand_end(end.hand, &end.record, end.scores, end.seats[p]);
+        }
+        if end.more {
             self.phase = Phase::BetweenHands;
             self.deadline = Some(Instant::now() + Duration::from_millis(self.config.ready_ms));
         } else {
@@ -935,8 +1199,19 @@ impl TableTask {
             s.push(|seq| ServerMsg::MatchEnd { seq, scores });
         }
         self.phase = Phase::Over;
-        if self.ranked {
-            self.rate(scores);
+        let rate = self.ranked.then(|| {
+            let accounts: Vec<(Option<i64>, i32)> = self
+                .slots
+                .iter()
+                .zip(scores)
+                .map(|(s, score)| (s.account, score))
+                .collect();
+            (self.rules.name.clone(), accounts)
+        });
+        if let Some(saver) = self.saver() {
+            let _ = saver.send(SaveJob::Over { rate });
+        } else if let Some((rules, accounts)) = rate {
+            self.rate(rules, accounts);
         }
         // Connections have a little while to read the end, then the table goes.
         self.deadline = Some(Instant::now() + Duration::from_millis(self.config.linger_ms));
@@ -946,22 +1221,71 @@ impl TableTask {
 impl TableTask {
     /// Updates the people's ratings from the final scores, off the table's task. Bots' seats
     /// are not passed in as people, so no rating moves against a bot.
-    fn rate(&self, scores: [i32; 4]) {
-        let accounts: Vec<(Option<i64>, i32)> = self
-            .slots
-            .iter()
-            .zip(scores)
-            .map(|(s, score)| (s.account, score))
-            .collect();
-        let rules = self.rules.name.clone();
+    fn rate(&self, rules: String, accounts: Vec<(Option<i64>, i32)>) {
         let store = self.store.clone();
         let table = self.id.clone();
         tokio::task::spawn_blocking(move || {
-            let result = rate_accounts(store.as_ref(), &rules, &accounts);
-            if let Err(e) = result {
+            if let Err(e) = rate_accounts(store.as_ref(), &rules, &accounts) {
                 eprintln!("table {table}: rating the match: {e}");
             }
         });
+    }
+}
+
+/// A table's saver: writes its checkpoints in order, keeping the revision, and tells the
+/// table when a finished hand may be announced.
+async fn saver(
+    cluster: Arc<Cluster>,
+    store: Arc<dyn Store>,
+    id: String,
+    mut revision: Option<u64>,
+    me: mpsc::WeakSender<Cmd>,
+    mut jobs: mpsc::UnboundedReceiver<SaveJob>,
+) {
+    while let Some(job) = jobs.recv().await {
+        match job {
+            SaveJob::Checkpoint { value, hand, reply } => {
+                let outcome = match cluster.put_checkpoint(&id, value, revision).await {
+                    Ok(r) => {
+                        revision = Some(r);
+                        SaveOutcome::Written
+                    }
+                    Err(ClusterError::Fenced) => SaveOutcome::Fenced,
+                    Err(e) => SaveOutcome::Failed(e.to_string()),
+                };
+                let fenced = matches!(outcome, SaveOutcome::Fenced);
+                // A fenced hand is not kept: the node that took the table over voided it.
+                if let Some(h) = hand.filter(|_| !fenced) {
+                    let (store, table) = (store.clone(), id.clone());
+                    let _ =
+                        tokio::task::spawn_blocking(move || h.keep(store.as_ref(), &table)).await;
+                }
+                if (reply || fenced)
+                    && let Some(tx) = me.upgrade()
+                {
+                    let _ = tx.send(Cmd::Saved(outcome)).await;
+                }
+                if fenced {
+                    return;
+                }
+            }
+            SaveJob::Over { rate } => {
+                if let Some(r) = revision
+                    && let Err(e) = cluster.drop_checkpoint(&id, r).await
+                {
+                    eprintln!("table {id}: cannot forget its checkpoint: {e}");
+                }
+                if let Some((rules, accounts)) = rate {
+                    let (store, table) = (store.clone(), id.clone());
+                    let _ = tokio::task::spawn_blocking(move || {
+                        if let Err(e) = rate_accounts(store.as_ref(), &rules, &accounts) {
+                            eprintln!("table {table}: rating the match: {e}");
+                        }
+                    })
+                    .await;
+                }
+            }
+        }
     }
 }
 
@@ -1059,6 +1383,7 @@ mod stream_tests {
             sent_events: 0,
             decision: None,
             auto_bot: LevelBot::new(Level::Normal, 1),
+            moved: false,
         }
     }
 

@@ -81,7 +81,7 @@ pub struct Session {
 }
 
 /// A verified record to store.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NewRecord {
     pub record_id: String,
     pub seat: u8,
@@ -117,7 +117,7 @@ pub struct StoredRating {
 }
 
 /// A hand a ranked table finished, kept for the collusion report.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RankedHand {
     pub table_id: String,
     pub record_id: String,
@@ -291,6 +291,10 @@ pub trait Store: Send + Sync {
     fn put_table_home(&self, table_id: &str, node_url: &str, now: i64) -> Result<()>;
     /// The URL of the node running the table, if any node noted it.
     fn table_home(&self, table_id: &str) -> Result<Option<String>>;
+    /// Moves a table from the node at `from` (which stopped) to the node at `to`, only if its
+    /// home is still `from` (or unnoted): of several nodes taking over one table at once,
+    /// exactly one gets true.
+    fn move_table_home(&self, table_id: &str, from: &str, to: &str, now: i64) -> Result<bool>;
     /// A table's match is over: forgets its home and its room (the code is free again).
     fn drop_table(&self, table_id: &str) -> Result<()>;
 

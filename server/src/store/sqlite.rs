@@ -543,6 +543,21 @@ impl Store for SqliteStore {
             .optional()?)
     }
 
+    fn move_table_home(&self, table_id: &str, from: &str, to: &str, now: i64) -> Result<bool> {
+        let mut c = self.conn();
+        let tx = c.transaction()?;
+        let moved = tx.execute(
+            "UPDATE table_homes SET node_url = ?3 WHERE table_id = ?1 AND node_url = ?2",
+            params![table_id, from, to],
+        )? + tx.execute(
+            "INSERT INTO table_homes (table_id, node_url, created_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (table_id) DO NOTHING",
+            params![table_id, to, now],
+        )?;
+        tx.commit()?;
+        Ok(moved == 1)
+    }
+
     fn drop_table(&self, table_id: &str) -> Result<()> {
         let mut c = self.conn();
         let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
