@@ -3,9 +3,8 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use support::{PgSchema, forge_payment, forge_tile, hands};
@@ -22,21 +21,7 @@ struct Server {
 
 impl Server {
     fn start(database: &str) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tongcheng-server"))
-            .args(["--listen", "127.0.0.1:0", "--database", database])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let (child, url) = support::spawn_server(&["--database", database]);
         Server { child, url }
     }
 

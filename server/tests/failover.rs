@@ -5,9 +5,8 @@
 //! schema and one NATS; prints a SKIPPED line and passes when either cannot be reached.
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::net::{IpAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::net::TcpStream;
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -16,8 +15,8 @@ use tongcheng_core::game::Action;
 use tongcheng_core::protocol::ErrorCode;
 
 mod support;
-use support::PgSchema;
-use support::online::{connect, login};
+use support::online::{connect, login, post_from as post};
+use support::{PgSchema, spawn_server};
 
 const NATS: &str = "127.0.0.1:4222";
 const HANDS: usize = 4;
@@ -36,39 +35,25 @@ impl Drop for Node {
 }
 
 fn node(schema: &PgSchema, prefix: &str) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tongcheng-server"))
-        .args(["--listen", "127.0.0.1:0", "--database", &schema.url])
-        .args(["--nats", &format!("nats://{NATS}"), "--nats-prefix", prefix])
-        .args(["--match-hands", &HANDS.to_string(), "--ready-ms", "300"])
-        .args(["--bot-fill-ms", "60000", "--sweep-ms", "300"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let nats = format!("nats://{NATS}");
+    let hands = HANDS.to_string();
+    let (child, url) = spawn_server(&[
+        "--database",
+        &schema.url,
+        "--nats",
+        &nats,
+        "--nats-prefix",
+        prefix,
+        "--match-hands",
+        &hands,
+        "--ready-ms",
+        "300",
+        "--bot-fill-ms",
+        "60000",
+        "--sweep-ms",
+        "300",
+    ]);
     Node { child, url }
-}
-
-fn post(url: &str, token: &str, from: u8, path: &str, body: Value) -> (u16, Value) {
-    let r = reqwest::blocking::Client::builder()
-        .local_address(IpAddr::from([127, 0, 0, from]))
-        .timeout(Duration::from_secs(30))
-        .build()
-        .unwrap()
-        .post(format!("{url}{path}"))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .unwrap();
-    (r.status().as_u16(), r.json().unwrap())
 }
 
 fn get(url: &str, token: &str, path: &str) -> Value {

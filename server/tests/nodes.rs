@@ -5,7 +5,6 @@
 //! SKIPPED line and passes when PostgreSQL cannot be reached.
 
 use std::collections::{HashMap, HashSet};
-use std::net::IpAddr;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -17,7 +16,7 @@ use tongcheng_server::{Config, Shared};
 
 mod support;
 use support::PgSchema;
-use support::online::{TestServer, connect, play, short_rules};
+use support::online::{TestServer, connect, play, post_from as post, short_rules};
 
 fn online() -> OnlineConfig {
     OnlineConfig {
@@ -49,24 +48,6 @@ fn node(schema: &PgSchema) -> TestServer {
 
 fn login(url: &str) -> String {
     support::online::login(url).0
-}
-
-fn client(from: u8) -> reqwest::blocking::Client {
-    reqwest::blocking::Client::builder()
-        .local_address(IpAddr::from([127, 0, 0, from]))
-        .timeout(Duration::from_secs(30))
-        .build()
-        .unwrap()
-}
-
-fn post(url: &str, token: &str, from: u8, path: &str, body: Value) -> (u16, Value) {
-    let r = client(from)
-        .post(format!("{url}{path}"))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .unwrap();
-    (r.status().as_u16(), r.json().unwrap())
 }
 
 /// Every player connects at `url` (its own node) to `table` and plays; all scores.

@@ -2,14 +2,13 @@
 //! their own loopback addresses (127.0.0.N), exactly the invited number get in, they play the
 //! match at the room's table with the owner's bots, and a room nobody sat down in expires.
 
-use std::net::IpAddr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tongcheng_server::play::OnlineConfig;
 
 mod support;
-use support::online::{TestServer, connect, play, short_rules};
+use support::online::{TestServer, connect, play, post_from as post, short_rules};
 
 fn start(lobby_ms: u64) -> TestServer {
     let online = OnlineConfig {
@@ -25,20 +24,6 @@ fn start(lobby_ms: u64) -> TestServer {
 
 fn login(url: &str) -> String {
     support::online::login(url).0
-}
-
-fn post(url: &str, token: &str, from: u8, path: &str, body: Value) -> (u16, Value) {
-    let client = reqwest::blocking::Client::builder()
-        .local_address(IpAddr::from([127, 0, 0, from]))
-        .build()
-        .unwrap();
-    let r = client
-        .post(format!("{url}{path}"))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .unwrap();
-    (r.status().as_u16(), r.json().unwrap())
 }
 
 fn code_of(v: &(u16, Value)) -> &str {

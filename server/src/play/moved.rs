@@ -71,7 +71,9 @@ impl FinishedHand {
     /// Stores the hand (again: a record or ranked hand already there is left as it is).
     pub fn keep(&self, store: &dyn Store, table: &str) {
         for (account, device, r) in &self.stored {
-            if let Err(e) = store.store_records(*account, *device, &[r.clone()], crate::now()) {
+            if let Err(e) =
+                store.store_records(*account, *device, std::slice::from_ref(r), crate::now())
+            {
                 eprintln!("table {table}: storing a hand for account {account}: {e}");
             }
         }

@@ -270,10 +270,11 @@ enum SaveJob {
     },
     /// The match is over: forget the checkpoint first (a node dying now leaves no match to
     /// finish twice), then rate it.
-    Over {
-        rate: Option<(String, Vec<(Option<i64>, i32)>)>,
-    },
+    Over { rate: Option<Rating> },
 }
+
+/// A ranked match's rating to write: its rule set, and each slot's account with its score.
+type Rating = (String, Vec<(Option<i64>, i32)>);
 
 pub struct TableTask {
     id: String,

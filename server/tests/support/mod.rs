@@ -121,3 +121,26 @@ impl Device {
                "signature": hex(&sig.to_bytes()), "device_name": "test", "link_code": link_code})
     }
 }
+
+/// Starts the `tongcheng-server` binary with `args` (on 127.0.0.1:0) and reads the address
+/// it printed first.
+pub fn spawn_server(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tongcheng-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, url)
+}

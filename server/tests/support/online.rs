@@ -116,3 +116,25 @@ pub fn play(session: OnlineSession) -> [i32; 4] {
     assert!(session.is_over(), "the match did not finish");
     session.scores()
 }
+
+/// A POST from the loopback address 127.0.0.`from` (the ranked queue's same-IP rule and the
+/// rooms' warning tell players apart by address): status and JSON body.
+pub fn post_from(
+    url: &str,
+    token: &str,
+    from: u8,
+    path: &str,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let r = reqwest::blocking::Client::builder()
+        .local_address(std::net::IpAddr::from([127, 0, 0, from]))
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+        .post(format!("{url}{path}"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .unwrap();
+    (r.status().as_u16(), r.json().unwrap())
+}
