@@ -230,7 +230,21 @@ pub fn run(args: &Args) -> Result<Report, String> {
     for s in &mut servers {
         s.stop();
     }
+    if let (Some(nats), None) = (&args.nats, &args.server) {
+        // The run's checkpoint bucket: NATS keeps streams on disk.
+        let stream = format!("KV_{}_tables", nats_prefix());
+        rt.block_on(async {
+            if let Ok(c) = async_nats::connect(nats.as_str()).await {
+                let _ = async_nats::jetstream::new(c).delete_stream(&stream).await;
+            }
+        });
+    }
     result
+}
+
+/// The NATS prefix of this run's nodes: their checkpoints stay apart from any other's.
+fn nats_prefix() -> String {
+    format!("loadtest{}", std::process::id())
 }
 
 /// A figure summed over the nodes, when every node has it.
@@ -822,7 +836,7 @@ impl ServerProcess {
             cmd.arg("--nats")
                 .arg(nats)
                 .arg("--nats-prefix")
-                .arg(format!("loadtest{}", std::process::id()));
+                .arg(nats_prefix());
         }
         let mut child = cmd
             .spawn()

@@ -34,6 +34,27 @@ impl Drop for Node {
     }
 }
 
+/// The run's NATS bucket, deleted at the end (as the schema is): NATS keeps streams on disk.
+struct Bucket(String);
+
+impl Drop for Bucket {
+    fn drop(&mut self) {
+        let stream = format!("KV_{}_tables", self.0);
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                if let Ok(c) = async_nats::connect(NATS).await {
+                    let _ = async_nats::jetstream::new(c).delete_stream(&stream).await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
 fn node(schema: &PgSchema, prefix: &str) -> Node {
     let nats = format!("nats://{NATS}");
     let hands = HANDS.to_string();
@@ -110,6 +131,7 @@ fn a_killed_nodes_match_is_finished_on_another_node() {
         return;
     }
     let prefix = format!("t{}", std::process::id());
+    let _bucket = Bucket(prefix.clone());
     let mut a = node(&schema, &prefix);
     let b = node(&schema, &prefix);
     // Four ranked players, all queued on A (distinct addresses: the same-IP rule), so the
