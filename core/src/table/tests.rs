@@ -74,6 +74,20 @@ fn a_resumed_table_continues_exactly() {
     assert_eq!(b.saved(), a.saved());
 }
 
+/// Plays the current hand to its end, the person (player 0) answering with timeouts.
+fn play_hand_out(t: &mut Table) {
+    loop {
+        match t.run_bots() {
+            Step::Waiting { .. } => {
+                let d = t.decision(0).unwrap();
+                t.act(0, d.on_timeout).unwrap();
+            }
+            Step::HandOver => break,
+            Step::Acted { .. } => unreachable!(),
+        }
+    }
+}
+
 /// An online host deals every hand again from a fair seed; its saved form keeps those seeds,
 /// so another server node resumes the exact table (same walls, same state).
 #[test]
@@ -82,16 +96,7 @@ fn a_table_dealt_from_other_seeds_resumes_exactly() {
     let mut hands = 0u8;
     while hands < 3 {
         assert!(a.redeal(Seed([hands.wrapping_mul(37).wrapping_add(5); 32])));
-        loop {
-            match a.run_bots() {
-                Step::Waiting { .. } => {
-                    let d = a.decision(0).unwrap();
-                    a.act(0, d.on_timeout).unwrap();
-                }
-                Step::HandOver => break,
-                Step::Acted { .. } => {}
-            }
-        }
+        play_hand_out(&mut a);
         hands += 1;
         assert!(a.next_hand());
     }
@@ -115,16 +120,7 @@ fn a_table_dealt_from_other_seeds_resumes_exactly() {
 #[test]
 fn a_table_saved_at_a_result_resumes_at_that_result() {
     let mut a = Table::new(TableConfig::match_against_bots(Level::Easy, 11));
-    loop {
-        match a.run_bots() {
-            Step::Waiting { .. } => {
-                let d = a.decision(0).unwrap();
-                a.act(0, d.on_timeout).unwrap();
-            }
-            Step::HandOver => break,
-            Step::Acted { .. } => unreachable!(),
-        }
-    }
+    play_hand_out(&mut a);
     let saved = SavedTable::from_json(&a.saved().to_json()).unwrap();
     let mut b = Table::resume(&saved).unwrap();
     assert!(b.game().is_finished());

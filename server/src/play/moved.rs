@@ -131,8 +131,12 @@ pub async fn find_or_take(state: &AppState, id: &str, home: Option<String>) -> W
             cp.version
         ));
     }
-    let mine = cp.instance == cluster.instance;
-    if !mine && cluster.alive(&cp.node_url, Some(&cp.instance)).await {
+    if cp.instance == cluster.instance {
+        // This process wrote it but runs no such table: its match ended and forgetting the
+        // checkpoint failed. Restoring it would rate the match a second time.
+        return Whereabouts::Gone(gone_msg());
+    }
+    if cluster.alive(&cp.node_url, Some(&cp.instance)).await {
         return Whereabouts::There(cp.node_url);
     }
     take_over(state, &cluster, cp, revision).await
@@ -208,7 +212,7 @@ async fn take_over(
     drop(tables);
     eprintln!(
         "table {id}: taken over from a stopped node (hand {} next)",
-        cp.hand + 1
+        cp.hand.saturating_add(1)
     );
     Whereabouts::Here
 }

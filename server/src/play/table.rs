@@ -60,6 +60,10 @@ pub enum Cmd {
     Saved(SaveOutcome),
 }
 
+/// The highest stream number a moved seat continues from: far above any real match's
+/// frames, far below where adding to it could overflow.
+const MAX_MOVED_SEQ: u64 = 1 << 40;
+
 /// How a checkpoint write ended.
 #[derive(Debug)]
 pub enum SaveOutcome {
@@ -655,9 +659,10 @@ impl TableTask {
         };
         let moved = std::mem::take(&mut self.slots[p].moved);
         if moved && let Some(a) = after {
-            // The client holds another node's stream up to `a`: this node's goes on from there.
+            // The client holds another node's stream up to `a`: this node's goes on from there
+            // (bounded: `a` is the client's word, and the stream's numbers must not overflow).
             let s = &mut self.slots[p];
-            s.sent = s.sent.max(a);
+            s.sent = s.sent.max(a.min(MAX_MOVED_SEQ));
         }
         let resumed = moved || self.slots[p].conn.is_some() || self.slots[p].sent > 0;
         // One active connection per account and table: the newest takes the seat.
@@ -696,7 +701,7 @@ impl TableTask {
         let snap = self.snapshot(p);
         self.slots[p].send(snap);
         if moved {
-            let hand = self.hand + 1;
+            let hand = self.hand.saturating_add(1);
             self.slots[p].error(
                 ErrorCode::HandVoided,
                 format!(
@@ -1274,7 +1279,10 @@ async fn saver(
                 if let Some(r) = revision
                     && let Err(e) = cluster.drop_checkpoint(&id, r).await
                 {
-                    eprintln!("table {id}: cannot forget its checkpoint: {e}");
+                    // A checkpoint left behind could be restored and rated again: this
+                    // match's rating change is lost instead (the README's rule).
+                    eprintln!("table {id}: cannot forget its checkpoint ({e}); not rated");
+                    continue;
                 }
                 if let Some((rules, accounts)) = rate {
                     let (store, table) = (store.clone(), id.clone());
