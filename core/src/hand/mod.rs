@@ -9,7 +9,7 @@ pub use shapes::{
     Decomposition, KNITS, Knit, Set, SetKind, Shape, decompositions, for_each_decomposition,
     is_complete, is_complete_counts,
 };
-pub(crate) use shapes::{only_seven_pairs_reading, only_special_reading, shifted_pairs_reading};
+pub(crate) use shapes::{OnlyReading, only_special_reading};
 pub use wild::{WildDecomposition, is_complete_with_wilds, wild_decompositions};
 
 use serde::{Deserialize, Serialize};

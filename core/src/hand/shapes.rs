@@ -269,12 +269,17 @@ fn regular_complete(c: &[u8; KINDS], _sets: usize) -> bool {
     const RANGES: [std::ops::Range<usize>; 4] = [0..9, 9..18, 18..27, 27..34];
     // The group sizes first: most hands that are not regular fail on them, before any table
     // is read.
-    let sum = |g: usize| {
-        c[RANGES[g].clone()]
-            .iter()
-            .fold(0u8, |a, &x| a.wrapping_add(x))
-    };
-    let n = [sum(0), sum(1), sum(2), sum(3)];
+    // Eight counts summed at once: multiplying by 0x0101… adds every byte into the top one
+    // (no carries while they add up to less than 256). The honors' seven are the top of the
+    // word at 26.
+    let word = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().unwrap_or([0; 8]));
+    let sum8 = |x: u64| (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    let n = [
+        sum8(word(0)).wrapping_add(c[8]),
+        sum8(word(9)).wrapping_add(c[17]),
+        sum8(word(18)).wrapping_add(c[26]),
+        sum8(word(26) >> 8),
+    ];
     let mut pairs = 0;
     for &x in &n {
         match x % 3 {
@@ -411,20 +416,11 @@ pub fn for_each_decomposition(
 }
 
 fn seven_pairs_reading(c: &[u8; KINDS]) -> Decomposition {
-    let kinds = (0..KINDS).fold(0u64, |m, i| m | u64::from(c[i] > 0) << i);
-    seven_pairs_reading_of(c, kinds)
-}
-
-/// [`seven_pairs_reading`] given the mask of the kinds held.
-fn seven_pairs_reading_of(c: &[u8; KINDS], kinds: u64) -> Decomposition {
     let mut d = Decomposition::empty(Shape::SevenPairs);
     let mut pairs = [Tile::EAST; 7];
     let mut n = 0;
-    let mut todo = kinds;
-    while todo != 0 {
-        let i = todo.trailing_zeros() as usize;
-        todo &= todo - 1;
-        for _ in 0..c[i] / 2 {
+    for (i, &x) in c.iter().enumerate() {
+        for _ in 0..x / 2 {
             // Seven pairs hold fourteen tiles: never more than seven pairs.
             if n < 7 {
                 pairs[n] = Tile::kind(i);
@@ -442,55 +438,51 @@ fn orphans_reading(c: &[u8; KINDS]) -> Decomposition {
     d
 }
 
-/// For a concealed 14-tile hand of thirteen orphans or honors and knitted, its one reading:
-/// no other shape fits those tiles (a regular reading, seven pairs and a knitted straight
-/// need pairs or middle ranks they lack), so [`for_each_decomposition`] would yield just this.
-/// `None` for every other hand.
-/// `kinds` is the mask of the kinds held.
-pub(crate) fn only_special_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
+/// The one reading of a concealed 14-tile hand that has a single reading, a special one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OnlyReading {
+    /// 十三幺.
+    ThirteenOrphans,
+    /// 全不靠 / 七星不靠, holding this many honors (5–7).
+    HonorsKnitted { honors: u8 },
+    /// 连七对: its other readings are regular ones, which never score as much (see the
+    /// scoring), so it counts as the only one.
+    SevenShiftedPairs,
+    /// 七对 of a hand with no regular reading.
+    SevenPairs,
+}
+
+/// Which single special reading a concealed 14-tile hand has, found from the kinds held
+/// (`kinds`, a mask) without building it; `None` when the hand has another reading or none.
+/// Thirteen orphans and honors and knitted hold single tiles (but the orphans' one pair) and a
+/// knitted straight nine distinct kinds besides a set and a pair, so no other shape fits
+/// them; seven pairs fit no special shape.
+pub(crate) fn only_special_reading(c: &[u8; KINDS], kinds: u64) -> Option<OnlyReading> {
     // Fourteen tiles of the thirteen orphan kinds and no other: one is doubled.
     if kinds == ORPHAN_MASK {
-        return Some(orphans_reading(c));
+        return Some(OnlyReading::ThirteenOrphans);
     }
-    // Honors and knitted holds fourteen kinds once each.
-    if kinds.count_ones() != 14 {
-        return None;
-    }
-    let k = honors_knitted(c)?;
-    let mut d = Decomposition::empty(Shape::HonorsKnitted);
-    d.knit = Some(k);
-    Some(d)
-}
-
-/// The seven-pairs reading of a concealed 14-tile hand of seven shifted pairs (连七对), if it is
-/// one. Its other readings are regular ones, which never score as much (see the scoring).
-/// `kinds` is the mask of the kinds held.
-pub(crate) fn shifted_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
-    if kinds == 0 {
-        return None;
+    let n = kinds.count_ones();
+    // Honors and knitted holds fourteen kinds once each (fourteen kinds in fourteen tiles:
+    // once each), its suited ones within one knitted arrangement.
+    if n == 14 {
+        let suited = (kinds & ((1 << 27) - 1)) as u32;
+        return KNIT_MASKS.iter().any(|km| suited & !km == 0).then_some(
+            OnlyReading::HonorsKnitted {
+                honors: (kinds >> 27).count_ones() as u8,
+            },
+        );
     }
     let first = kinds.trailing_zeros() as usize;
-    // Seven kinds in a row from `first`, nothing else.
-    if kinds != 0x7f << first {
-        return None;
+    // Seven kinds in a row from `first`, two of each and nothing else.
+    if kinds == 0x7f << first
+        && first < 27
+        && first % 9 <= 2
+        && c[first..first + 7].iter().all(|&x| x == 2)
+    {
+        return Some(OnlyReading::SevenShiftedPairs);
     }
-    let shifted = first < 27 && first % 9 <= 2 && c[first..first + 7].iter().all(|&x| x == 2);
-    // Seven pairs hold fourteen tiles: nothing lies beyond the seven, which are the pairs in
-    // notation order, as `seven_pairs_reading` lists them.
-    shifted.then(|| {
-        let mut d = Decomposition::empty(Shape::SevenPairs);
-        d.pairs = Some(std::array::from_fn(|j| Tile::kind(first + j)));
-        d
-    })
-}
-
-/// The seven-pairs reading of a concealed 14-tile hand of pairs that has no regular reading,
-/// if it is one: then it is the hand's only reading (thirteen orphans and honors and knitted
-/// hold single tiles, a knitted straight nine distinct kinds besides a set and a pair, so
-/// none of them fits seven pairs).
-/// `kinds` is the mask of the kinds held.
-pub(crate) fn only_seven_pairs_reading(c: &[u8; KINDS], kinds: u64) -> Option<Decomposition> {
-    (seven_pairs(c) && !regular_complete(c, 4)).then(|| seven_pairs_reading_of(c, kinds))
+    (n <= 7 && seven_pairs(c) && !regular_complete(c, 4)).then_some(OnlyReading::SevenPairs)
 }
 
 /// Every decomposition of a complete hand, collected.
@@ -579,20 +571,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shifted_pairs_reading_is_the_seven_pairs_reading() {
+    fn only_special_reading_names_the_one_reading() {
+        let kinds = |c: &[u8; KINDS]| (0..KINDS).fold(0u64, |m, i| m | u64::from(c[i] > 0) << i);
+        let only = |c: &[u8; KINDS]| only_special_reading(c, kinds(c));
+        let shapes = |c: &[u8; KINDS]| {
+            decompositions(&TileCounts(*c), &[])
+                .iter()
+                .map(|d| d.shape)
+                .collect::<Vec<_>>()
+        };
         for low in (0..27).filter(|i| i % 9 <= 2) {
             let mut c = [0u8; KINDS];
             (low..low + 7).for_each(|k| c[k] = 2);
-            let kinds =
-                |c: &[u8; KINDS]| (0..KINDS).fold(0u64, |m, i| m | u64::from(c[i] > 0) << i);
-            assert_eq!(
-                shifted_pairs_reading(&c, kinds(&c)),
-                Some(seven_pairs_reading(&c))
-            );
-            c[low] = 0;
+            assert_eq!(only(&c), Some(OnlyReading::SevenShiftedPairs));
+            assert!(shapes(&c).contains(&Shape::SevenPairs));
+            // A gap at the second pair leaves no regular reading.
+            c[low + 1] = 0;
             c[33] = 2;
-            assert_eq!(shifted_pairs_reading(&c, kinds(&c)), None);
+            assert_eq!(only(&c), Some(OnlyReading::SevenPairs));
+            assert_eq!(shapes(&c), [Shape::SevenPairs]);
         }
+        let orphans = counts("19m19p19s1234567z1z");
+        assert_eq!(only(&orphans.0), Some(OnlyReading::ThirteenOrphans));
+        assert_eq!(shapes(&orphans.0), [Shape::ThirteenOrphans]);
+        let knitted = counts("147m258p369s12346z");
+        assert_eq!(
+            only(&knitted.0),
+            Some(OnlyReading::HonorsKnitted { honors: 5 })
+        );
+        assert_eq!(shapes(&knitted.0), [Shape::HonorsKnitted]);
+        // Pairs that also read as a regular hand, and a regular hand: not a single special
+        // reading.
+        assert_eq!(
+            only(&counts("11223344556677m").0),
+            Some(OnlyReading::SevenShiftedPairs)
+        );
+        assert_eq!(only(&counts("11223344m556677p").0), None);
+        assert_eq!(only(&counts("123456789m23455s").0), None);
     }
     use crate::hand::{KongKind, Meld};
 

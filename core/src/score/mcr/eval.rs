@@ -14,7 +14,7 @@ use std::cell::Cell;
 
 use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id, nonzero_bytes, present};
 use super::wait;
-use crate::hand::{Decomposition, KongKind, MeldKind, Set, SetKind, Shape};
+use crate::hand::{Decomposition, KongKind, MeldKind, OnlyReading, Set, SetKind, Shape};
 use crate::tile::{KINDS, Tile};
 
 /// Fan counts by id.
@@ -60,15 +60,19 @@ pub(crate) struct Prepared {
     /// just written byte by byte (a stall).
     base_held: u128,
     /// How many times 四归一 counts.
-    hogs: u8,
-    /// The kinds in the hand (melds included), as a mask.
-    pub(crate) kinds: u64,
+    pub(crate) hogs: u8,
     /// 九莲宝灯: the 13 held tiles are 1112345678999 of one suit.
     nine_gates: bool,
     /// 明暗杠 instead of 明杠 + 暗杠 (an option).
     mixed_kong_5: bool,
     /// Whether only one kind wins (独听), worked out when a reading first needs it.
     unique_wait: Cell<Option<bool>>,
+    /// The hand's one reading, when it is concealed and that reading special (looked for only
+    /// when asked). Thirteen orphans and honors and knitted exclude every fan of tile content
+    /// their tiles can have (五门齐, 混幺九; they hold no four alike), seven shifted pairs all
+    /// but 断幺, so those are not looked for; `shortcuts_match_every_reading` compares with
+    /// looking.
+    pub(crate) only: Option<OnlyReading>,
 }
 
 impl Prepared {
@@ -79,6 +83,7 @@ impl Prepared {
         meld_kinds: &[MeldKind],
         win: Tile,
         conditions: &Conditions,
+        only: Option<OnlyReading>,
     ) -> Prepared {
         let kongs = meld_kinds
             .iter()
@@ -89,7 +94,16 @@ impl Prepared {
             .filter(|&&k| k != MeldKind::Kong(KongKind::Concealed))
             .count();
         let mut base_held = 0u128;
-        let hogs = content_fans(&all, kinds, any_four, kongs, &mut base_held);
+        let hogs = match only {
+            Some(OnlyReading::ThirteenOrphans | OnlyReading::HonorsKnitted { .. }) => 0,
+            // Seven pairs in a row of one suit: 清一色 and 无字 are excluded, no rank fan fits
+            // seven ranks, no four alike; 断幺 alone remains (2 to 8).
+            Some(OnlyReading::SevenShiftedPairs) => {
+                base_held |= u128::from(kinds & (TERMINALS | HONORS) == 0) << id::ALL_SIMPLES;
+                0
+            }
+            _ => content_fans(&all, kinds, any_four, kongs, &mut base_held),
+        };
         conditions.fans(&mut base_held);
         // Nine gates is one suit with no melds: only a full flush is looked at.
         let nine_gates = meld_kinds.is_empty()
@@ -105,10 +119,10 @@ impl Prepared {
             exposed,
             base_held,
             hogs,
-            kinds,
             nine_gates,
             mixed_kong_5: conditions.mixed_kong_5,
             unique_wait: Cell::new(None),
+            only,
         }
     }
 
@@ -781,11 +795,10 @@ fn wait_fans(p: &Prepared, d: &Decomposition, pair: Tile, f: &mut Counts) {
     f[fan as usize] = 1;
 }
 
-/// Applies the exclusions in id order (a fan removed by another removes nothing itself),
-/// 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without flowers. Only the fans
-/// present (`held`, the ids of nonzero counts) are visited.
+/// The fans of `held` that others present remove, applied in id order (a fan removed by
+/// another removes nothing itself).
 #[inline(always)]
-pub(crate) fn finish(f: &mut Counts, mut held: u128) -> Reading {
+fn excluded(held: u128) -> u128 {
     let mut removed = 0u128;
     let mut todo = held & EXCLUDERS;
     while todo != 0 {
@@ -795,7 +808,14 @@ pub(crate) fn finish(f: &mut Counts, mut held: u128) -> Reading {
             removed |= EXCLUDES[fan];
         }
     }
-    removed &= held;
+    removed & held
+}
+
+/// Applies the exclusions, 九莲宝灯's one 幺九刻, and Chicken Hand; returns the total without
+/// flowers. Only the fans present (`held`, the ids of nonzero counts) are visited.
+#[inline(always)]
+pub(crate) fn finish(f: &mut Counts, mut held: u128) -> Reading {
+    let mut removed = excluded(held);
     held &= !removed;
     while removed != 0 {
         let i = removed.trailing_zeros() as usize;
@@ -821,6 +841,38 @@ pub(crate) fn finish(f: &mut Counts, mut held: u128) -> Reading {
         f[id::CHICKEN_HAND as usize] = 1;
         held |= 1 << id::CHICKEN_HAND;
         total = POINTS[id::CHICKEN_HAND as usize] as u32;
+    }
+    Reading { total, held }
+}
+
+/// Scores a concealed hand whose one reading is the special `reading`, from masks alone:
+/// every fan of such a hand counts once but 四归一 (seven pairs may hold four alike twice),
+/// which counts `p.hogs` times, so no counts array is written and cleared. The shape's own
+/// fan is always worth points, so Chicken Hand never applies.
+#[inline(always)]
+pub(crate) fn evaluate_only(p: &Prepared, reading: OnlyReading) -> Reading {
+    let shape = match reading {
+        OnlyReading::ThirteenOrphans => 1u128 << id::THIRTEEN_ORPHANS,
+        OnlyReading::HonorsKnitted { honors: 7 } => 1 << id::GREATER_HONORS_AND_KNITTED_TILES,
+        // Five honors leave room for all nine knitted tiles.
+        OnlyReading::HonorsKnitted { honors: 5 } => {
+            1 << id::LESSER_HONORS_AND_KNITTED_TILES | 1 << id::KNITTED_STRAIGHT
+        }
+        OnlyReading::HonorsKnitted { .. } => 1 << id::LESSER_HONORS_AND_KNITTED_TILES,
+        OnlyReading::SevenShiftedPairs => 1 << id::SEVEN_SHIFTED_PAIRS,
+        OnlyReading::SevenPairs => 1 << id::SEVEN_PAIRS,
+    };
+    let mut held = p.base_held | shape;
+    held &= !excluded(held);
+    let mut total = 0u32;
+    let mut todo = held;
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize;
+        total += POINTS[i] as u32;
+        todo &= todo - 1;
+    }
+    if held >> id::TILE_HOG & 1 == 1 {
+        total += (p.hogs as u32 - 1) * POINTS[id::TILE_HOG as usize] as u32;
     }
     Reading { total, held }
 }

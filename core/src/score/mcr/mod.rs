@@ -199,6 +199,12 @@ impl FanList {
     /// writes.
     #[inline(always)]
     fn fill(&mut self, counts: &Counts, held: u128) {
+        self.fill_with(held, |i| counts[i]);
+    }
+
+    /// Sets the list to the ids of `held`, each with its count.
+    #[inline(always)]
+    fn fill_with(&mut self, held: u128, count: impl Fn(usize) -> u8) {
         let mut held = held;
         let mut len = 0;
         while held != 0 {
@@ -210,7 +216,7 @@ impl FanList {
             if let Some(slot) = self.items.get_mut(len) {
                 *slot = FanCount {
                     id: i as FanId,
-                    count: counts[i],
+                    count: count(i),
                 };
                 len += 1;
             }
@@ -288,6 +294,22 @@ impl Breakdown {
         self.valid = points >= opts.min_points;
     }
 
+    /// [`Breakdown::fill`] for a reading whose fans each count once but 四归一 (`hogs` times):
+    /// no counts array to read.
+    #[inline(always)]
+    fn fill_once(&mut self, r: Reading, hogs: u8, flowers: u8, opts: &McrOptions) {
+        let points = r.total;
+        let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
+        self.fans.fill_with(held, |i| match i as u8 {
+            id::TILE_HOG => hogs,
+            id::FLOWER_TILES => flowers,
+            _ => 1,
+        });
+        self.total = points + flowers as u32;
+        self.flowers = flowers;
+        self.valid = points >= opts.min_points;
+    }
+
     /// How many times the fan `id` counts (0 when absent).
     pub fn count(&self, id: FanId) -> u8 {
         self.fans.count(id)
@@ -299,9 +321,10 @@ impl Breakdown {
     }
 }
 
-/// Checks the hand and gathers what every reading shares.
+/// Checks the hand and gathers what every reading shares. With `shortcut`, a concealed hand
+/// whose one reading is special is recognised on the way (see [`Prepared`]'s `only`).
 #[inline(always)]
-fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> {
+fn prepare(ctx: &WinContext, opts: &McrOptions, shortcut: bool) -> Result<Prepared, ScoreError> {
     if ctx.flowers > MAX_FLOWERS {
         return Err(ScoreError::TooManyFlowers(ctx.flowers));
     }
@@ -388,12 +411,18 @@ fn prepare(ctx: &WinContext, opts: &McrOptions) -> Result<Prepared, ScoreError> 
         kong_flower_with_last_tile_draw: opts.kong_flower_with_last_tile_draw,
         mixed_kong_5: opts.mixed_kong_5,
     };
+    let only = if shortcut && ctx.melds.is_empty() {
+        crate::hand::only_special_reading(&c14, kinds)
+    } else {
+        None
+    };
     Ok(Prepared::new(
         c14,
         (all, kinds, most == 4),
         &meld_kinds[..ctx.melds.len()],
         win,
         &conditions,
+        only,
     ))
 }
 
@@ -457,18 +486,11 @@ pub fn score(ctx: &WinContext, opts: &McrOptions) -> Result<Breakdown, ScoreErro
 
 /// [`score`] into `out`.
 fn score_into(ctx: &WinContext, opts: &McrOptions, out: &mut Breakdown) -> Result<(), ScoreError> {
-    let p = prepare(ctx, opts)?;
-    if ctx.melds.is_empty() {
-        // Without melds the kinds held are those of the concealed tiles.
-        let only = crate::hand::only_special_reading(&p.c14, p.kinds)
-            .or_else(|| crate::hand::shifted_pairs_reading(&p.c14, p.kinds))
-            .or_else(|| crate::hand::only_seven_pairs_reading(&p.c14, p.kinds));
-        if let Some(d) = only {
-            let mut f = [0; SLOTS];
-            let r = eval::evaluate(&p, &d, &mut f);
-            out.fill(&mut f, r, ctx.flowers, opts);
-            return Ok(());
-        }
+    let p = prepare(ctx, opts, true)?;
+    if let Some(only) = p.only {
+        let r = eval::evaluate_only(&p, only);
+        out.fill_once(r, p.hogs, ctx.flowers, opts);
+        return Ok(());
     }
     score_every_reading(ctx, &p, opts, out)
 }
@@ -514,7 +536,7 @@ pub fn score_decomposition(
     reading: &Decomposition,
     opts: &McrOptions,
 ) -> Result<Breakdown, ScoreError> {
-    let p = prepare(ctx, opts)?;
+    let p = prepare(ctx, opts, false)?;
     let mut found = false;
     for_each_decomposition(&TileCounts(p.c14), ctx.melds, |d| found |= d == reading);
     if !found {
@@ -668,7 +690,8 @@ mod tests {
                         flowers: flags % 3,
                         ..WinContext::new(&concealed, &[], Tile::kind(w))
                     };
-                    let p = prepare(&ctx, &opts).unwrap();
+                    // Every reading, with every fan looked for: what the shortcuts must match.
+                    let p = prepare(&ctx, &opts, false).unwrap();
                     let mut every = Breakdown::EMPTY;
                     score_every_reading(&ctx, &p, &opts, &mut every).unwrap();
                     assert_eq!(score(&ctx, &opts), Ok(every), "{c:?} winning on {w}");
