@@ -475,8 +475,8 @@ pub(crate) fn only_special_reading(c: &[u8; KINDS], kinds: u64) -> Option<OnlyRe
     }
     let first = kinds.trailing_zeros() as usize;
     // Seven kinds in a row from `first`, two of each and nothing else.
-    if kinds == 0x7f << first
-        && first < 27
+    if first < 27
+        && kinds == 0x7f << first
         && first % 9 <= 2
         && c[first..first + 7].iter().all(|&x| x == 2)
     {

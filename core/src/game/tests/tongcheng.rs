@@ -13,6 +13,17 @@ fn pf() -> RuleSet {
 }
 
 /// Every pending seat answers a claim window with `Pass`.
+/// Hand `i` of a seeded series: the wall from `seed`, the deal moving round the table.
+fn seeded(rules: &RuleSet, seed: u64, i: u64) -> HandSetup {
+    HandSetup {
+        rules: rules.clone(),
+        seed: Seed::from_u64(seed),
+        dealer: Seat((i % 4) as u8),
+        prevalent: Wind::East,
+        dealer_level: 0,
+    }
+}
+
 fn pass_claims(g: &mut Game) {
     if g.claim_tile().is_some() {
         for s in g.pending_seats() {
@@ -448,13 +459,7 @@ fn blind_discards_are_hidden_from_the_other_seats_only() {
     for rules in [blind, dp()] {
         let on = rules.blind_discards;
         for i in 0..40 {
-            let setup = HandSetup {
-                rules: rules.clone(),
-                seed: Seed::from_u64(i),
-                dealer: Seat((i % 4) as u8),
-                prevalent: Wind::East,
-                dealer_level: 0,
-            };
+            let setup = seeded(&rules, i, i);
             let mut g = Game::new(setup);
             let mut players: [SimplePlayer; 4] =
                 std::array::from_fn(|k| SimplePlayer::new(i * 4 + k as u64));
@@ -562,13 +567,7 @@ fn bots_know_only_their_own_blind_discards() {
 fn random_hands(rules: &RuleSet, n: u64) -> (usize, usize) {
     let (mut multi, mut kong_money) = (0, 0);
     for i in 0..n {
-        let setup = HandSetup {
-            rules: rules.clone(),
-            seed: Seed::from_u64(i),
-            dealer: Seat((i % 4) as u8),
-            prevalent: Wind::East,
-            dealer_level: 0,
-        };
+        let setup = seeded(rules, i, i);
         let g = play(setup.clone(), i);
         let record = HandRecord::of(&g).unwrap();
         let mut r = Game::new(setup);
@@ -873,13 +872,7 @@ fn bot_hands_of_both_games_keep_every_invariant() {
     for rules in [dp(), pf()] {
         let (mut wins, mut multi) = (0, 0);
         for i in 0..60u64 {
-            let setup = HandSetup {
-                rules: rules.clone(),
-                seed: Seed::from_u64(1000 + i),
-                dealer: Seat((i % 4) as u8),
-                prevalent: Wind::East,
-                dealer_level: 0,
-            };
+            let setup = seeded(&rules, 1000 + i, i);
             let mut g = Game::new(setup);
             let mut bots: [LevelBot; 4] =
                 std::array::from_fn(|s| LevelBot::new(Level::ALL[(s + i as usize) % 3], i));
@@ -941,13 +934,7 @@ fn piao_chosen_each_hand_is_paid_both_ways_and_replays_from_the_record() {
         if checked == 8 {
             break;
         }
-        let setup = HandSetup {
-            rules: rules.clone(),
-            seed: Seed::from_u64(i),
-            dealer: Seat((i % 4) as u8),
-            prevalent: Wind::East,
-            dealer_level: 0,
-        };
+        let setup = seeded(&rules, i, i);
         // The same hand with nobody's 飘, then with the choices made before the first action.
         let mut plain = Game::new(setup.clone());
         let mut bots: [LevelBot; 4] = std::array::from_fn(|_| LevelBot::new(Level::Normal, i));

@@ -872,7 +872,7 @@ pub(crate) fn evaluate_only(p: &Prepared, reading: OnlyReading) -> Reading {
         todo &= todo - 1;
     }
     if held >> id::TILE_HOG & 1 == 1 {
-        total += (p.hogs as u32 - 1) * POINTS[id::TILE_HOG as usize] as u32;
+        total += (p.hogs as u32).saturating_sub(1) * POINTS[id::TILE_HOG as usize] as u32;
     }
     Reading { total, held }
 }

@@ -194,17 +194,11 @@ impl FanList {
         len: 0,
     };
 
-    /// Sets the list to `counts`, whose nonzero ids are `held`. Filled in place: the list is
+    /// Sets the list to the ids of `held`, each with its count. Filled in place: the list is
     /// written two bytes an entry, and copying it whole right after would stall on those
     /// writes.
     #[inline(always)]
-    fn fill(&mut self, counts: &Counts, held: u128) {
-        self.fill_with(held, |i| counts[i]);
-    }
-
-    /// Sets the list to the ids of `held`, each with its count.
-    #[inline(always)]
-    fn fill_with(&mut self, held: u128, count: impl Fn(usize) -> u8) {
+    fn fill(&mut self, held: u128, count: impl Fn(usize) -> u8) {
         let mut held = held;
         let mut len = 0;
         while held != 0 {
@@ -282,32 +276,30 @@ impl Breakdown {
         valid: false,
     };
 
-    /// Sets the breakdown to a reading whose counts are `counts` (flowers are added to them).
+    /// Sets the breakdown to a reading whose fans count `count(id)` times, flowers added.
     #[inline(always)]
-    fn fill(&mut self, counts: &mut Counts, r: Reading, flowers: u8, opts: &McrOptions) {
-        let points = r.total;
-        counts[id::FLOWER_TILES as usize] = flowers;
-        let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
-        self.fans.fill(counts, held);
-        self.total = points + flowers as u32;
+    fn set(&mut self, r: Reading, flowers: u8, opts: &McrOptions, count: impl Fn(usize) -> u8) {
+        let flower = id::FLOWER_TILES as usize;
+        let held = r.held | u128::from(flowers > 0) << flower;
+        self.fans
+            .fill(held, |i| if i == flower { flowers } else { count(i) });
+        self.total = r.total + flowers as u32;
         self.flowers = flowers;
-        self.valid = points >= opts.min_points;
+        self.valid = r.total >= opts.min_points;
     }
 
-    /// [`Breakdown::fill`] for a reading whose fans each count once but 四归一 (`hogs` times):
+    /// Sets the breakdown to a reading whose counts are `counts`.
+    #[inline(always)]
+    fn fill(&mut self, counts: &Counts, r: Reading, flowers: u8, opts: &McrOptions) {
+        self.set(r, flowers, opts, |i| counts[i]);
+    }
+
+    /// Sets the breakdown to a reading whose fans each count once but 四归一 (`hogs` times):
     /// no counts array to read.
     #[inline(always)]
     fn fill_once(&mut self, r: Reading, hogs: u8, flowers: u8, opts: &McrOptions) {
-        let points = r.total;
-        let held = r.held | u128::from(flowers > 0) << id::FLOWER_TILES;
-        self.fans.fill_with(held, |i| match i as u8 {
-            id::TILE_HOG => hogs,
-            id::FLOWER_TILES => flowers,
-            _ => 1,
-        });
-        self.total = points + flowers as u32;
-        self.flowers = flowers;
-        self.valid = points >= opts.min_points;
+        let hog = id::TILE_HOG as usize;
+        self.set(r, flowers, opts, |i| if i == hog { hogs } else { 1 });
     }
 
     /// How many times the fan `id` counts (0 when absent).
@@ -524,7 +516,7 @@ fn score_every_reading(
         }
     });
     let (_, r) = best.ok_or(ScoreError::NotComplete)?;
-    out.fill(&mut best_counts, r, ctx.flowers, opts);
+    out.fill(&best_counts, r, ctx.flowers, opts);
     Ok(())
 }
 
@@ -545,7 +537,7 @@ pub fn score_decomposition(
     let mut f = [0; SLOTS];
     let r = eval::evaluate(&p, reading, &mut f);
     let mut b = Breakdown::EMPTY;
-    b.fill(&mut f, r, ctx.flowers, opts);
+    b.fill(&f, r, ctx.flowers, opts);
     Ok(b)
 }
 
