@@ -365,7 +365,9 @@ pub(crate) fn parse_devices(text: &str) -> Result<Vec<i64>> {
 }
 
 /// Opens the store a `--database` value names: `sqlite:PATH` (or a bare path) or
-/// `postgres://...` / `postgresql://...`. Migrates it to this build's schema.
+/// `postgres://...` / `postgresql://...` (`?sslmode=require` for TLS, with
+/// `&sslrootcert=PATH` for a private CA: see [`postgres`]). Migrates it to this build's
+/// schema.
 pub fn open(database: &str) -> Result<Arc<dyn Store>> {
     if database.starts_with("postgres://") || database.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::open(database)?))

@@ -5,12 +5,23 @@
 //! each with its prepared statements. Uploads for one account lock the account's row first
 //! (`SELECT ... FOR UPDATE`): two devices uploading at once then take sequence numbers in
 //! commit order, so a pull's cursor never skips a record that commits late.
+//!
+//! TLS: `sslmode=require` in the URL turns it on (rustls). The server's certificate must
+//! then verify against the system's trusted roots, or, with `sslrootcert=PATH` (libpq's
+//! parameter), against the CA certificates in that PEM file; the host name in the URL must
+//! match the certificate. Without `sslmode`, and with `disable` or `prefer`, the connection
+//! is plain: `prefer` never turns into a certificate error.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use bytes::BytesMut;
+use postgres::config::SslMode;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use postgres::{Client, Config, NoTls, Statement};
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::db::{Arg, Cell, Db, Dialect};
 use super::{Result, SqlStore, StoreError, migrations};
@@ -24,7 +35,7 @@ pub type PgStore = SqlStore<Manager>;
 
 impl SqlStore<Manager> {
     /// Connects to `url` (a `postgres://` URL; `?options=-c%20search_path%3D...` picks a
-    /// schema) and migrates it.
+    /// schema, `sslmode=require` asks for TLS: see the module doc) and migrates it.
     pub fn open(url: &str) -> Result<PgStore> {
         let manager = Manager::new(url)?;
         // The schema is brought up to date once, here, on a first connection of our own (a
@@ -42,18 +53,38 @@ impl SqlStore<Manager> {
     }
 }
 
-/// Opens PostgreSQL connections for the pool.
-#[derive(Debug)]
+/// Opens PostgreSQL connections for the pool, plain or over TLS.
 pub struct Manager {
     config: Config,
+    tls: Option<MakeRustlsConnect>,
+}
+
+impl std::fmt::Debug for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Manager")
+            .field("config", &self.config)
+            .field("tls", &self.tls.is_some())
+            .finish()
+    }
 }
 
 impl Manager {
     fn new(url: &str) -> Result<Manager> {
+        // The client refuses options it does not know: the root file is ours to read.
+        let (url, root_file) = take_param(url, "sslrootcert")?;
         let config: Config = url
             .parse()
             .map_err(|e| StoreError::Open(format!("bad PostgreSQL URL: {}", error_text(&e))))?;
-        Ok(Manager { config })
+        let tls = match config.get_ssl_mode() {
+            SslMode::Require => Some(tls_connector(root_file.as_deref())?),
+            _ if root_file.is_some() => {
+                return Err(StoreError::Open(
+                    "sslrootcert is only read with sslmode=require".into(),
+                ));
+            }
+            _ => None,
+        };
+        Ok(Manager { config, tls })
     }
 }
 
@@ -62,10 +93,11 @@ impl r2d2::ManageConnection for Manager {
     type Error = StoreError;
 
     fn connect(&self) -> Result<Conn> {
-        let client = self
-            .config
-            .connect(NoTls)
-            .map_err(|e| StoreError::Open(error_text(&e)))?;
+        let client = match &self.tls {
+            Some(tls) => self.config.connect(tls.clone()),
+            None => self.config.connect(NoTls),
+        }
+        .map_err(|e| StoreError::Open(error_text(&e)))?;
         Ok(Conn {
             client: Some(client),
             statements: HashMap::new(),
@@ -80,6 +112,67 @@ impl r2d2::ManageConnection for Manager {
     fn has_broken(&self, conn: &mut Conn) -> bool {
         conn.broken || conn.client.as_ref().is_none_or(Client::is_closed)
     }
+}
+
+/// A TLS connector that verifies the server against `root_file`'s certificates, or the
+/// system's trusted roots.
+fn tls_connector(root_file: Option<&str>) -> Result<MakeRustlsConnect> {
+    let mut roots = rustls::RootCertStore::empty();
+    match root_file {
+        Some(path) => {
+            let bad =
+                |e: &dyn std::fmt::Display| StoreError::Open(format!("sslrootcert {path}: {e}"));
+            for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(&e))? {
+                roots.add(cert.map_err(|e| bad(&e))?).map_err(|e| bad(&e))?;
+            }
+        }
+        None => {
+            let found = rustls_native_certs::load_native_certs();
+            roots.add_parsable_certificates(found.certs);
+        }
+    }
+    if roots.is_empty() {
+        return Err(StoreError::Open(format!(
+            "sslmode=require: no trusted root certificate in {}",
+            root_file.unwrap_or("the system's store (give one with sslrootcert=PATH)")
+        )));
+    }
+    // ring: the provider rustls already brings in for the server's other clients.
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| StoreError::Open(format!("TLS: {e}")))?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    Ok(MakeRustlsConnect::new(config))
+}
+
+/// Takes `key=value` out of a URL's query string: the URL without it, and the value
+/// (percent-decoded).
+fn take_param(url: &str, key: &str) -> Result<(String, Option<String>)> {
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), None));
+    };
+    let mut value = None;
+    let mut rest = Vec::new();
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some((k, v)) if k == key => {
+                let v = percent_encoding::percent_decode_str(v)
+                    .decode_utf8()
+                    .map_err(|e| StoreError::Open(format!("{key}: {e}")))?;
+                value = Some(v.into_owned());
+            }
+            _ => rest.push(pair),
+        }
+    }
+    let url = if rest.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", rest.join("&"))
+    };
+    Ok((url, value))
 }
 
 /// A PostgreSQL connection with its prepared statements.
@@ -213,7 +306,7 @@ impl ToSql for Arg<'_> {
 }
 
 /// The server's message for an error it sent (the plain Display is just "db error"), else
-/// the error with its causes ("error connecting to server: Connection refused ...").
+/// the error with its causes ("error performing TLS handshake: invalid peer certificate: ...").
 fn error_text(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return format!("{}: {}", db.code().code(), db.message());
@@ -240,5 +333,42 @@ impl From<postgres::Error> for StoreError {
             }
             _ => StoreError::Backend(text),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_root_file_is_taken_out_of_the_url() {
+        let (url, root) = take_param(
+            "postgres://u@db/test?sslmode=require&sslrootcert=%2Fetc%2Fca.pem&options=x",
+            "sslrootcert",
+        )
+        .unwrap();
+        assert_eq!(url, "postgres://u@db/test?sslmode=require&options=x");
+        assert_eq!(root.as_deref(), Some("/etc/ca.pem"));
+        let (url, root) = take_param("postgres://u@db/test", "sslrootcert").unwrap();
+        assert_eq!((url.as_str(), root), ("postgres://u@db/test", None));
+        let (url, _) = take_param("postgres://u@db/test?sslrootcert=a.pem", "sslrootcert").unwrap();
+        assert_eq!(url, "postgres://u@db/test");
+    }
+
+    #[test]
+    fn tls_settings_are_checked_when_opening() {
+        let e = Manager::new("postgres://u@db/test?sslrootcert=/x.pem").unwrap_err();
+        assert!(e.to_string().contains("sslmode=require"), "{e}");
+        let e = Manager::new("postgres://u@db/test?sslmode=require&sslrootcert=/nonexistent.pem")
+            .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent.pem"), "{e}");
+        assert!(
+            Manager::new("postgres://u@db/test?sslmode=prefer")
+                .unwrap()
+                .tls
+                .is_none()
+        );
+        let e = Manager::new("postgres://u@db/test?sslmode=bogus").unwrap_err();
+        assert!(e.to_string().contains("sslmode"), "{e}");
     }
 }
