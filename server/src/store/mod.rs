@@ -4,7 +4,7 @@
 //! uses the synchronous client, and the handlers call the store on tokio's blocking pool
 //! (where record verification, the heavy part of a sync, runs too). One implementation,
 //! [`SqlStore`], serves both engines from an r2d2 pool of their connections: each statement
-//! is written once ([`queries`]), each migration step once ([`migrations`]), and what the
+//! is written once (`queries`, `nodes`), each migration step once ([`migrations`]), and what the
 //! engines do differently is said in one place (`db::Dialect`, `sqlite::to_sqlite`). One
 //! test suite runs against both.
 //!
