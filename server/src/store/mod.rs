@@ -1,25 +1,33 @@
-//! The server's store: one synchronous trait, two backends.
+//! The server's store: one synchronous trait, one set of queries, two engines.
 //!
 //! The trait is synchronous on purpose: SQLite is synchronous anyway, the PostgreSQL backend
 //! uses the synchronous client, and the handlers call the store on tokio's blocking pool
-//! (where record verification, the heavy part of a sync, runs too). One trait object serves
-//! both backends, and one test suite runs against both.
+//! (where record verification, the heavy part of a sync, runs too). One implementation,
+//! [`SqlStore`], serves both engines from an r2d2 pool of their connections: each statement
+//! is written once (`queries`, `nodes`), each migration step once ([`migrations`]), and what the
+//! engines do differently is said in one place (`db::Dialect`, `sqlite::to_sqlite`). One
+//! test suite runs against both.
 //!
-//! Invariants every backend keeps:
+//! Invariants the store keeps:
 //! - challenges and link codes are single use: `take_*` deletes what it returns;
 //! - session tokens and link codes are stored only as SHA-256 hashes;
 //! - a record is stored once per account (`UNIQUE (account_id, record_id)`), so uploading the
 //!   same batch twice changes nothing;
 //! - record sequence numbers only grow, and a pull never misses a record committed before it:
-//!   uploads for one account are serialized (see each backend), so sequence order is commit
-//!   order within an account;
+//!   uploads for one account are serialized (SQLite: one writer; PostgreSQL: the account's
+//!   row is locked), so sequence order is commit order within an account;
 //! - several nodes may share the PostgreSQL store: a room admits at most `people` accounts
 //!   (joins lock the room's row), and a queue row is claimed by one matcher run only (runs
 //!   lock the rows they take and skip those another run holds), so no player is seated twice.
 
+mod db;
 pub mod migrations;
+mod nodes;
 pub mod postgres;
+mod queries;
 pub mod sqlite;
+
+pub use queries::SqlStore;
 
 use std::sync::Arc;
 
@@ -357,7 +365,9 @@ pub(crate) fn parse_devices(text: &str) -> Result<Vec<i64>> {
 }
 
 /// Opens the store a `--database` value names: `sqlite:PATH` (or a bare path) or
-/// `postgres://...` / `postgresql://...`. Migrates it to this build's schema.
+/// `postgres://...` / `postgresql://...` (`?sslmode=require` for TLS, with
+/// `&sslrootcert=PATH` for a private CA: see [`postgres`]). Migrates it to this build's
+/// schema.
 pub fn open(database: &str) -> Result<Arc<dyn Store>> {
     if database.starts_with("postgres://") || database.starts_with("postgresql://") {
         Ok(Arc::new(postgres::PgStore::open(database)?))

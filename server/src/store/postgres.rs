@@ -1,29 +1,329 @@
 //! The PostgreSQL backend, for several server nodes sharing one database.
 //!
 //! It uses the synchronous `postgres` client on the blocking pool, like SQLite, so both
-//! backends share one synchronous trait. A small pool keeps idle connections. Uploads for one
-//! account lock the account's row first (`SELECT ... FOR UPDATE`): two devices uploading at
-//! once then take sequence numbers in commit order, so a pull's cursor never skips a record
-//! that commits late.
+//! backends share one synchronous trait; an r2d2 pool keeps up to [`MAX_OPEN`] connections,
+//! each with its prepared statements. Uploads for one account lock the account's row first
+//! (`SELECT ... FOR UPDATE`): two devices uploading at once then take sequence numbers in
+//! commit order, so a pull's cursor never skips a record that commits late.
+//!
+//! TLS: `sslmode=require` in the URL turns it on (rustls). The server's certificate must
+//! then verify against the system's trusted roots, or, with `sslrootcert=PATH` (libpq's
+//! parameter), against the CA certificates in that PEM file; the host name in the URL must
+//! match the certificate. Without `sslmode`, and with `disable` or `prefer`, the connection
+//! is plain: `prefer` never turns into a certificate error.
 
-use std::sync::{Condvar, Mutex};
+use std::collections::HashMap;
+use std::sync::Arc;
 
-use postgres::{Client, Config, GenericClient, NoTls, Row};
+use bytes::BytesMut;
+use postgres::config::SslMode;
+use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use postgres::{Client, Config, NoTls, Statement};
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
-use super::{
-    Account, Device, LoginOutcome, NewRecord, QueueClaim, QueueEntry, QueueState, RankedHand,
-    Result, RoomJoin, RoomMember, Session, Store, StoreError, StoredRating, StoredRecord,
-    StoredRoom, migrations,
-};
+use super::db::{Arg, Cell, Db, Dialect};
+use super::{Result, SqlStore, StoreError, migrations};
+
+/// Connections open at once, at most (callers beyond it wait for one to come back): the
+/// blocking pool has hundreds of threads, PostgreSQL allows ~100 connections in all.
+pub const MAX_OPEN: u32 = 16;
+
+/// The store on PostgreSQL.
+pub type PgStore = SqlStore<Manager>;
+
+impl SqlStore<Manager> {
+    /// Connects to `url` (a `postgres://` URL; `?options=-c%20search_path%3D...` picks a
+    /// schema, `sslmode=require` asks for TLS: see the module doc) and migrates it.
+    pub fn open(url: &str) -> Result<PgStore> {
+        let manager = Manager::new(url)?;
+        // The schema is brought up to date once, here, on a first connection of our own (a
+        // bad URL fails now with its own error rather than as the pool's timeout). The
+        // pool's connections are not checked again: a node of this build keeps serving
+        // while a newer one migrates (steps only add).
+        migrations::run(&mut r2d2::ManageConnection::connect(&manager)?)?;
+        SqlStore::new(
+            manager,
+            r2d2::Pool::builder()
+                .max_size(MAX_OPEN)
+                .min_idle(Some(0))
+                .test_on_check_out(false),
+        )
+    }
+}
+
+/// Opens PostgreSQL connections for the pool, plain or over TLS.
+pub struct Manager {
+    config: Config,
+    tls: Option<MakeRustlsConnect>,
+}
+
+impl std::fmt::Debug for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Manager")
+            .field("config", &self.config)
+            .field("tls", &self.tls.is_some())
+            .finish()
+    }
+}
+
+impl Manager {
+    fn new(url: &str) -> Result<Manager> {
+        // The client refuses options it does not know: the root file is ours to read.
+        let (url, root_file) = take_param(url, "sslrootcert")?;
+        let config: Config = url
+            .parse()
+            .map_err(|e| StoreError::Open(format!("bad PostgreSQL URL: {}", error_text(&e))))?;
+        let tls = match config.get_ssl_mode() {
+            SslMode::Require => Some(tls_connector(root_file.as_deref())?),
+            _ if root_file.is_some() => {
+                return Err(StoreError::Open(
+                    "sslrootcert is only read with sslmode=require".into(),
+                ));
+            }
+            _ => None,
+        };
+        Ok(Manager { config, tls })
+    }
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Conn;
+    type Error = StoreError;
+
+    fn connect(&self) -> Result<Conn> {
+        let client = match &self.tls {
+            Some(tls) => self.config.connect(tls.clone()),
+            None => self.config.connect(NoTls),
+        }
+        .map_err(|e| StoreError::Open(error_text(&e)))?;
+        Ok(Conn {
+            client: Some(client),
+            statements: HashMap::new(),
+            broken: false,
+        })
+    }
+
+    fn is_valid(&self, conn: &mut Conn) -> Result<()> {
+        conn.batch("")
+    }
+
+    fn has_broken(&self, conn: &mut Conn) -> bool {
+        conn.broken || conn.client.as_ref().is_none_or(Client::is_closed)
+    }
+}
+
+/// A TLS connector that verifies the server against `root_file`'s certificates, or the
+/// system's trusted roots.
+fn tls_connector(root_file: Option<&str>) -> Result<MakeRustlsConnect> {
+    let mut roots = rustls::RootCertStore::empty();
+    match root_file {
+        Some(path) => {
+            let bad =
+                |e: &dyn std::fmt::Display| StoreError::Open(format!("sslrootcert {path}: {e}"));
+            for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(&e))? {
+                roots.add(cert.map_err(|e| bad(&e))?).map_err(|e| bad(&e))?;
+            }
+        }
+        None => {
+            let found = rustls_native_certs::load_native_certs();
+            roots.add_parsable_certificates(found.certs);
+        }
+    }
+    if roots.is_empty() {
+        return Err(StoreError::Open(format!(
+            "sslmode=require: no trusted root certificate in {}",
+            root_file.unwrap_or("the system's store (give one with sslrootcert=PATH)")
+        )));
+    }
+    // ring: the provider rustls already brings in for the server's other clients.
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| StoreError::Open(format!("TLS: {e}")))?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    Ok(MakeRustlsConnect::new(config))
+}
+
+/// Takes `key=value` out of a URL's query string: the URL without it, and the value
+/// (percent-decoded).
+fn take_param(url: &str, key: &str) -> Result<(String, Option<String>)> {
+    let Some((base, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), None));
+    };
+    let mut value = None;
+    let mut rest = Vec::new();
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some((k, v)) if k == key => {
+                let v = percent_encoding::percent_decode_str(v)
+                    .decode_utf8()
+                    .map_err(|e| StoreError::Open(format!("{key}: {e}")))?;
+                value = Some(v.into_owned());
+            }
+            _ => rest.push(pair),
+        }
+    }
+    let url = if rest.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", rest.join("&"))
+    };
+    Ok((url, value))
+}
+
+/// A PostgreSQL connection with its prepared statements.
+pub struct Conn {
+    /// Always `Some` until dropped.
+    client: Option<Client>,
+    statements: HashMap<String, Statement>,
+    broken: bool,
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conn")
+            .field("statements", &self.statements.len())
+            .field("broken", &self.broken)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Conn {
+    fn client(&mut self) -> Result<&mut Client> {
+        self.client
+            .as_mut()
+            .ok_or_else(|| StoreError::Backend("connection closed".into()))
+    }
+
+    fn statement(&mut self, sql: &str) -> Result<Statement> {
+        if let Some(st) = self.statements.get(sql) {
+            return Ok(st.clone());
+        }
+        let st = self.client()?.prepare(sql)?;
+        self.statements.insert(sql.to_owned(), st.clone());
+        Ok(st)
+    }
+}
+
+fn params<'a>(args: &'a [Arg<'a>]) -> Vec<&'a (dyn ToSql + Sync)> {
+    args.iter().map(|a| a as &(dyn ToSql + Sync)).collect()
+}
+
+impl Db for Conn {
+    const DIALECT: Dialect = Dialect::Postgres;
+
+    fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64> {
+        let st = self.statement(sql)?;
+        Ok(self.client()?.execute(&st, &params(args))?)
+    }
+
+    fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Vec<Cell>>> {
+        let st = self.statement(sql)?;
+        let rows = self.client()?.query(&st, &params(args))?;
+        rows.iter()
+            .map(|row| (0..row.len()).map(|i| cell(row, i)).collect())
+            .collect()
+    }
+
+    fn batch(&mut self, sql: &str) -> Result<()> {
+        Ok(self.client()?.batch_execute(sql)?)
+    }
+
+    fn set_broken(&mut self) {
+        self.broken = true;
+    }
+}
+
+impl Drop for Conn {
+    /// The synchronous client closes its connection by blocking on its own runtime, which
+    /// panics on an async worker thread (where the pool, and so its idle connections, may
+    /// go with the last reference to the store): there it is closed on a plain thread.
+    fn drop(&mut self) {
+        self.statements.clear();
+        if let Some(client) = self.client.take()
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            let _ = std::thread::spawn(move || drop(client)).join();
+        }
+    }
+}
+
+/// Column `i` of `row`, by its PostgreSQL type.
+fn cell(row: &postgres::Row, i: usize) -> Result<Cell> {
+    let ty = row.columns()[i].type_();
+    let cell = if *ty == Type::INT8 {
+        row.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
+    } else if *ty == Type::INT4 {
+        row.try_get::<_, Option<i32>>(i)?
+            .map(|v| Cell::Int(v.into()))
+    } else if *ty == Type::INT2 {
+        row.try_get::<_, Option<i16>>(i)?
+            .map(|v| Cell::Int(v.into()))
+    } else if *ty == Type::FLOAT8 {
+        row.try_get::<_, Option<f64>>(i)?.map(Cell::Real)
+    } else if *ty == Type::BOOL {
+        row.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
+    } else if <String as postgres::types::FromSql>::accepts(ty) {
+        row.try_get::<_, Option<String>>(i)?.map(Cell::Text)
+    } else {
+        return Err(StoreError::Corrupt(format!(
+            "column {} is of type {ty}, which the store does not read",
+            row.columns()[i].name()
+        )));
+    };
+    Ok(cell.unwrap_or(Cell::Null))
+}
+
+impl ToSql for Arg<'_> {
+    /// Integers bind to the parameter's width, checked (a seat into `SMALLINT`).
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match *self {
+            Arg::Null => Ok(IsNull::Yes),
+            Arg::Int(v) if *ty == Type::INT8 => v.to_sql(ty, out),
+            Arg::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql(ty, out),
+            Arg::Int(v) if *ty == Type::INT2 => i16::try_from(v)?.to_sql(ty, out),
+            Arg::Real(v) if *ty == Type::FLOAT8 => v.to_sql(ty, out),
+            Arg::Bool(v) if *ty == Type::BOOL => v.to_sql(ty, out),
+            Arg::Text(v) if <&str as ToSql>::accepts(ty) => v.to_sql(ty, out),
+            a => Err(format!("{a:?} does not bind to a parameter of type {ty}").into()),
+        }
+    }
+
+    /// Any type: `to_sql` says which values fit.
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// The server's message for an error it sent (the plain Display is just "db error"), else
+/// the error with its causes ("error performing TLS handshake: invalid peer certificate: ...").
+fn error_text(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{}: {}", db.code().code(), db.message());
+    }
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text = format!("{text}: {c}");
+        cause = c.source();
+    }
+    text
+}
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
         use postgres::error::SqlState;
-        // The plain Display of a server error is just "db error": take the server's message.
-        let text = match e.as_db_error() {
-            Some(db) => format!("{}: {}", db.code().code(), db.message()),
-            None => e.to_string(),
-        };
+        let text = error_text(&e);
         match e.code() {
             Some(c)
                 if *c == SqlState::UNIQUE_VIOLATION
@@ -36,864 +336,39 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
-/// Connections open at once, at most (callers beyond it wait for one to come back): the
-/// blocking pool has hundreds of threads, PostgreSQL allows ~100 connections in all.
-const MAX_OPEN: usize = 16;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-pub struct PgStore {
-    config: Config,
-    idle: Mutex<Vec<Client>>,
-    /// Connections out of the pool or idle in it.
-    open: Mutex<usize>,
-    returned: Condvar,
-}
-
-impl PgStore {
-    /// Connects to `url` (a `postgres://` URL; `?options=-c%20search_path%3D...` picks a
-    /// schema) and migrates it.
-    pub fn open(url: &str) -> Result<PgStore> {
-        let config: Config = url
-            .parse()
-            .map_err(|e| StoreError::Open(format!("bad PostgreSQL URL: {e}")))?;
-        let store = PgStore {
-            config,
-            idle: Mutex::new(Vec::new()),
-            open: Mutex::new(0),
-            returned: Condvar::new(),
-        };
-        store.with(migrate)?;
-        Ok(store)
+    #[test]
+    fn the_root_file_is_taken_out_of_the_url() {
+        let (url, root) = take_param(
+            "postgres://u@db/test?sslmode=require&sslrootcert=%2Fetc%2Fca.pem&options=x",
+            "sslrootcert",
+        )
+        .unwrap();
+        assert_eq!(url, "postgres://u@db/test?sslmode=require&options=x");
+        assert_eq!(root.as_deref(), Some("/etc/ca.pem"));
+        let (url, root) = take_param("postgres://u@db/test", "sslrootcert").unwrap();
+        assert_eq!((url.as_str(), root), ("postgres://u@db/test", None));
+        let (url, _) = take_param("postgres://u@db/test?sslrootcert=a.pem", "sslrootcert").unwrap();
+        assert_eq!(url, "postgres://u@db/test");
     }
 
-    /// Runs `f` on a pooled connection.
-    fn with<T>(&self, f: impl FnOnce(&mut Client) -> Result<T>) -> Result<T> {
-        let mut client = self.checkout()?;
-        let out = f(&mut client);
-        if client.is_closed() {
-            self.closed();
-        } else {
-            // Under the `open` lock, which a waiter holds from looking at the idle list until
-            // it waits: the wake-up cannot fall between the two.
-            let _open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-            self.idle
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(client);
-            self.returned.notify_one();
-        }
-        out
-    }
-
-    /// An idle connection, or a new one while fewer than [`MAX_OPEN`] are open, or the next
-    /// one returned.
-    fn checkout(&self) -> Result<Client> {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if let Some(c) = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop() {
-                if !c.is_closed() {
-                    return Ok(c);
-                }
-                *open -= 1;
-                continue;
-            }
-            if *open < MAX_OPEN {
-                *open += 1;
-                drop(open);
-                return self.config.connect(NoTls).map_err(|e| {
-                    self.closed();
-                    StoreError::Open(e.to_string())
-                });
-            }
-            open = self.returned.wait(open).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-
-    /// A connection went away: make room for a new one.
-    fn closed(&self) {
-        *self.open.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
-        self.returned.notify_one();
-    }
-}
-
-impl Drop for PgStore {
-    /// The synchronous client closes its connection by blocking on its own runtime, which
-    /// panics on an async worker thread (where the last reference to the store may go):
-    /// idle connections are closed on a plain thread instead.
-    fn drop(&mut self) {
-        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|p| p.into_inner()));
-        if !idle.is_empty() {
-            let _ = std::thread::spawn(move || drop(idle)).join();
-        }
-    }
-}
-
-fn migrate(c: &mut Client) -> Result<()> {
-    let mut tx = c.transaction()?;
-    // Several nodes may start at once: one migrates, the others wait and find it done.
-    tx.execute("SELECT pg_advisory_xact_lock(7242011)", &[])?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
-            version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-    )?;
-    let current: i64 = tx
-        .query_one(
-            "SELECT coalesce(max(version), 0)::BIGINT FROM schema_migrations",
-            &[],
-        )?
-        .get(0);
-    let known = migrations::latest();
-    if current > known {
-        return Err(StoreError::Newer {
-            found: current,
-            known,
-        });
-    }
-    for (i, step) in migrations::POSTGRES
-        .iter()
-        .enumerate()
-        .skip(current as usize)
-    {
-        tx.batch_execute(step)?;
-        tx.execute(
-            "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
-            &[&(i as i64 + 1), &crate::now()],
-        )?;
-    }
-    tx.commit()?;
-    Ok(())
-}
-
-fn device_row(r: &Row) -> Device {
-    Device {
-        id: r.get(0),
-        account_id: r.get(1),
-        name: r.get(2),
-        created_at: r.get(3),
-        last_seen_at: r.get(4),
-        revoked: r.get::<_, Option<i64>>(5).is_some(),
-    }
-}
-
-const DEVICE_COLUMNS: &str = "id, account_id, name, created_at, last_seen_at, revoked_at";
-
-fn seat_of(v: i16) -> Result<u8> {
-    u8::try_from(v)
-        .ok()
-        .filter(|s| *s <= 3)
-        .ok_or_else(|| StoreError::Corrupt(format!("seat {v}")))
-}
-
-/// A room and its members, by `column` (`code` or `table_id`).
-fn load_room(c: &mut impl GenericClient, column: &str, key: &str) -> Result<Option<StoredRoom>> {
-    let Some(r) = c.query_opt(
-        &format!("SELECT code, table_id, node_url, people FROM rooms WHERE {column} = $1"),
-        &[&key],
-    )?
-    else {
-        return Ok(None);
-    };
-    let code: String = r.get(0);
-    let members = c
-        .query(
-            "SELECT account_id, ip, name FROM room_players WHERE code = $1 ORDER BY pos",
-            &[&code],
-        )?
-        .iter()
-        .map(|m| RoomMember {
-            account_id: m.get(0),
-            ip: m.get(1),
-            name: m.get(2),
-        })
-        .collect();
-    let people: i16 = r.get(3);
-    Ok(Some(StoredRoom {
-        code,
-        table_id: r.get(1),
-        node_url: r.get(2),
-        people: u8::try_from(people).map_err(|_| StoreError::Corrupt("room size".into()))?,
-        members,
-    }))
-}
-
-fn queue_row(r: &Row) -> Result<QueueEntry> {
-    let devices: String = r.get(5);
-    Ok(QueueEntry {
-        account_id: r.get(0),
-        ticket: r.get(1),
-        rules: r.get(2),
-        ranked: r.get(3),
-        rating: r.get(4),
-        devices: super::parse_devices(&devices)?,
-        ip: r.get(6),
-        since_ms: r.get(7),
-    })
-}
-
-const QUEUE_COLUMNS: &str = "account_id, ticket, rules, ranked, rating, devices, ip, since_ms";
-
-impl Store for PgStore {
-    fn backend(&self) -> &'static str {
-        "postgres"
-    }
-
-    fn put_challenge(&self, nonce: &str, expires_at: i64, now: i64) -> Result<()> {
-        self.with(|c| {
-            c.execute("DELETE FROM challenges WHERE expires_at <= $1", &[&now])?;
-            c.execute(
-                "INSERT INTO challenges (nonce, expires_at) VALUES ($1, $2)",
-                &[&nonce, &expires_at],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn take_challenge(&self, nonce: &str, now: i64) -> Result<bool> {
-        self.with(|c| {
-            let row = c.query_opt(
-                "DELETE FROM challenges WHERE nonce = $1 RETURNING expires_at",
-                &[&nonce],
-            )?;
-            Ok(row.is_some_and(|r| r.get::<_, i64>(0) > now))
-        })
-    }
-
-    fn login_device(
-        &self,
-        public_key: &str,
-        link_account: Option<i64>,
-        new_account_name: &str,
-        device_name: &str,
-        now: i64,
-    ) -> Result<LoginOutcome> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            let existing = tx
-                .query_opt(
-                    &format!("SELECT {DEVICE_COLUMNS} FROM devices WHERE public_key = $1"),
-                    &[&public_key],
-                )?
-                .map(|r| device_row(&r));
-            let outcome = match existing {
-                Some(d) if d.revoked => LoginOutcome::Revoked,
-                Some(d) if link_account.is_some_and(|a| a != d.account_id) => {
-                    LoginOutcome::KeyInUse
-                }
-                Some(mut d) => {
-                    tx.execute(
-                        "UPDATE devices SET last_seen_at = $2 WHERE id = $1",
-                        &[&d.id, &now],
-                    )?;
-                    d.last_seen_at = now;
-                    LoginOutcome::Existing(d)
-                }
-                None => {
-                    let account_id: i64 = match link_account {
-                        Some(a) => a,
-                        None => tx
-                            .query_one(
-                                "INSERT INTO accounts (display_name, created_at) VALUES ($1, $2)
-                                 RETURNING id",
-                                &[&new_account_name, &now],
-                            )?
-                            .get(0),
-                    };
-                    let id: i64 = tx
-                        .query_one(
-                            "INSERT INTO devices (account_id, public_key, name, created_at,
-                                 last_seen_at)
-                             VALUES ($1, $2, $3, $4, $4) RETURNING id",
-                            &[&account_id, &public_key, &device_name, &now],
-                        )?
-                        .get(0);
-                    LoginOutcome::Created(Device {
-                        id,
-                        account_id,
-                        name: device_name.to_string(),
-                        created_at: now,
-                        last_seen_at: now,
-                        revoked: false,
-                    })
-                }
-            };
-            tx.commit()?;
-            Ok(outcome)
-        })
-    }
-
-    fn create_session(
-        &self,
-        token_hash: &str,
-        device_id: i64,
-        now: i64,
-        expires_at: i64,
-    ) -> Result<()> {
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO sessions (token_hash, device_id, created_at, expires_at)
-                 VALUES ($1, $2, $3, $4)",
-                &[&token_hash, &device_id, &now, &expires_at],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn session(&self, token_hash: &str, now: i64) -> Result<Option<Session>> {
-        self.with(|c| {
-            Ok(c.query_opt(
-                "SELECT d.account_id, d.id FROM sessions s JOIN devices d ON d.id = s.device_id
-                 WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
-                   AND d.revoked_at IS NULL",
-                &[&token_hash, &now],
-            )?
-            .map(|r| Session {
-                account_id: r.get(0),
-                device_id: r.get(1),
-            }))
-        })
-    }
-
-    fn revoke_session(&self, token_hash: &str, now: i64) -> Result<()> {
-        self.with(|c| {
-            c.execute(
-                "UPDATE sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL",
-                &[&token_hash, &now],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn account(&self, id: i64) -> Result<Option<Account>> {
-        self.with(|c| {
-            Ok(c.query_opt(
-                "SELECT id, display_name, created_at FROM accounts WHERE id = $1",
-                &[&id],
-            )?
-            .map(|r| Account {
-                id: r.get(0),
-                display_name: r.get(1),
-                created_at: r.get(2),
-            }))
-        })
-    }
-
-    fn devices(&self, account_id: i64) -> Result<Vec<Device>> {
-        self.with(|c| {
-            Ok(c.query(
-                &format!("SELECT {DEVICE_COLUMNS} FROM devices WHERE account_id = $1 ORDER BY id"),
-                &[&account_id],
-            )?
-            .iter()
-            .map(device_row)
-            .collect())
-        })
-    }
-
-    fn revoke_device(&self, account_id: i64, device_id: i64, now: i64) -> Result<bool> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            let exists = tx
-                .query_opt(
-                    "SELECT 1 FROM devices WHERE id = $1 AND account_id = $2 FOR UPDATE",
-                    &[&device_id, &account_id],
-                )?
-                .is_some();
-            if exists {
-                tx.execute(
-                    "UPDATE devices SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
-                    &[&device_id, &now],
-                )?;
-                tx.execute(
-                    "UPDATE sessions SET revoked_at = $2 WHERE device_id = $1 AND revoked_at IS NULL",
-                    &[&device_id, &now],
-                )?;
-            }
-            tx.commit()?;
-            Ok(exists)
-        })
-    }
-
-    fn put_link_code(
-        &self,
-        code_hash: &str,
-        account_id: i64,
-        expires_at: i64,
-        now: i64,
-    ) -> Result<()> {
-        self.with(|c| {
-            c.execute("DELETE FROM link_codes WHERE expires_at <= $1", &[&now])?;
-            c.execute(
-                "INSERT INTO link_codes (code_hash, account_id, expires_at) VALUES ($1, $2, $3)",
-                &[&code_hash, &account_id, &expires_at],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn take_link_code(&self, code_hash: &str, now: i64) -> Result<Option<i64>> {
-        self.with(|c| {
-            let row = c.query_opt(
-                "DELETE FROM link_codes WHERE code_hash = $1 RETURNING account_id, expires_at",
-                &[&code_hash],
-            )?;
-            Ok(row
-                .map(|r| (r.get::<_, i64>(0), r.get::<_, i64>(1)))
-                .filter(|&(_, exp)| exp > now)
-                .map(|(a, _)| a))
-        })
-    }
-
-    fn store_records(
-        &self,
-        account_id: i64,
-        device_id: i64,
-        records: &[NewRecord],
-        now: i64,
-    ) -> Result<Vec<bool>> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            // Serializes this account's uploads: see the module doc.
-            tx.execute(
-                "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE",
-                &[&account_id],
-            )?;
-            let st = tx.prepare(
-                "INSERT INTO records (account_id, record_id, device_id, seat, played_at, rules,
-                     offline, record, uploaded_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                 ON CONFLICT (account_id, record_id) DO NOTHING",
-            )?;
-            let mut inserted = Vec::with_capacity(records.len());
-            for r in records {
-                let n = tx.execute(
-                    &st,
-                    &[
-                        &account_id,
-                        &r.record_id,
-                        &device_id,
-                        &i16::from(r.seat),
-                        &r.played_at,
-                        &r.rules,
-                        &r.offline,
-                        &r.json,
-                        &now,
-                    ],
-                )?;
-                inserted.push(n == 1);
-            }
-            tx.commit()?;
-            Ok(inserted)
-        })
-    }
-
-    fn pull(
-        &self,
-        account_id: i64,
-        exclude_device: i64,
-        after_seq: i64,
-        limit: u32,
-    ) -> Result<Vec<StoredRecord>> {
-        self.with(|c| {
-            c.query(
-                "SELECT seq, record_id, device_id, seat, played_at, offline, record FROM records
-                 WHERE account_id = $1 AND device_id <> $2 AND seq > $3 ORDER BY seq LIMIT $4",
-                &[&account_id, &exclude_device, &after_seq, &i64::from(limit)],
-            )?
-            .iter()
-            .map(|r| {
-                Ok(StoredRecord {
-                    seq: r.get(0),
-                    record_id: r.get(1),
-                    device_id: r.get(2),
-                    seat: seat_of(r.get(3))?,
-                    played_at: r.get(4),
-                    offline: r.get(5),
-                    json: r.get(6),
-                })
-            })
-            .collect()
-        })
-    }
-
-    fn count_records(&self, account_id: i64) -> Result<u64> {
-        self.with(|c| {
-            let n: i64 = c
-                .query_one(
-                    "SELECT count(*) FROM records WHERE account_id = $1",
-                    &[&account_id],
-                )?
-                .get(0);
-            Ok(n.max(0) as u64)
-        })
-    }
-
-    fn rating(&self, account_id: i64, rules: &str) -> Result<Option<StoredRating>> {
-        self.with(|c| {
-            let row = c.query_opt(
-                "SELECT mu, sigma, games FROM ratings WHERE account_id = $1 AND rules = $2",
-                &[&account_id, &rules],
-            )?;
-            Ok(row.map(|r| StoredRating {
-                account_id,
-                rules: rules.to_string(),
-                mu: r.get(0),
-                sigma: r.get(1),
-                games: r.get(2),
-            }))
-        })
-    }
-
-    fn ratings(&self, account_id: i64) -> Result<Vec<StoredRating>> {
-        self.with(|c| {
-            let rows = c.query(
-                "SELECT rules, mu, sigma, games FROM ratings WHERE account_id = $1 ORDER BY rules",
-                &[&account_id],
-            )?;
-            Ok(rows
-                .iter()
-                .map(|r| StoredRating {
-                    account_id,
-                    rules: r.get(0),
-                    mu: r.get(1),
-                    sigma: r.get(2),
-                    games: r.get(3),
-                })
-                .collect())
-        })
-    }
-
-    fn put_ratings(&self, ratings: &[StoredRating], now: i64) -> Result<()> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            let st = tx.prepare(
-                "INSERT INTO ratings (account_id, rules, mu, sigma, games, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6)
-                 ON CONFLICT (account_id, rules) DO UPDATE SET
-                    mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,
-                    updated_at = excluded.updated_at",
-            )?;
-            for r in ratings {
-                tx.execute(
-                    &st,
-                    &[&r.account_id, &r.rules, &r.mu, &r.sigma, &r.games, &now],
-                )?;
-            }
-            tx.commit()?;
-            Ok(())
-        })
-    }
-
-    fn put_ranked_hand(&self, h: &RankedHand) -> Result<bool> {
-        self.with(|c| {
-            let n = c.execute(
-                "INSERT INTO ranked_hands (table_id, record_id, rules, seat0, seat1, seat2, seat3,
-                     played_at, record)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                 ON CONFLICT (table_id, record_id) DO NOTHING",
-                &[
-                    &h.table_id,
-                    &h.record_id,
-                    &h.rules,
-                    &h.accounts[0],
-                    &h.accounts[1],
-                    &h.accounts[2],
-                    &h.accounts[3],
-                    &h.played_at,
-                    &h.json,
-                ],
-            )?;
-            Ok(n == 1)
-        })
-    }
-
-    fn ranked_hands(
-        &self,
-        rules: &str,
-        after_seq: i64,
-        limit: u32,
-    ) -> Result<Vec<(i64, RankedHand)>> {
-        self.with(|c| {
-            Ok(c.query(
-                "SELECT seq, table_id, record_id, seat0, seat1, seat2, seat3, played_at, record
-                 FROM ranked_hands WHERE rules = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-                &[&rules, &after_seq, &i64::from(limit)],
-            )?
-            .iter()
-            .map(|r| {
-                (
-                    r.get(0),
-                    RankedHand {
-                        table_id: r.get(1),
-                        record_id: r.get(2),
-                        rules: rules.to_string(),
-                        accounts: [r.get(3), r.get(4), r.get(5), r.get(6)],
-                        played_at: r.get(7),
-                        json: r.get(8),
-                    },
-                )
-            })
-            .collect())
-        })
-    }
-
-    fn put_table_home(&self, table_id: &str, node_url: &str, now: i64) -> Result<()> {
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO table_homes (table_id, node_url, created_at) VALUES ($1, $2, $3)
-                 ON CONFLICT (table_id) DO UPDATE SET node_url = excluded.node_url",
-                &[&table_id, &node_url, &now],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn table_home(&self, table_id: &str) -> Result<Option<String>> {
-        self.with(|c| {
-            Ok(c.query_opt(
-                "SELECT node_url FROM table_homes WHERE table_id = $1",
-                &[&table_id],
-            )?
-            .map(|r| r.get(0)))
-        })
-    }
-
-    fn move_table_home(&self, table_id: &str, from: &str, to: &str, now: i64) -> Result<bool> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            let moved = tx.execute(
-                "UPDATE table_homes SET node_url = $3 WHERE table_id = $1 AND node_url = $2",
-                &[&table_id, &from, &to],
-            )? + tx.execute(
-                "INSERT INTO table_homes (table_id, node_url, created_at) VALUES ($1, $2, $3)
-                 ON CONFLICT (table_id) DO NOTHING",
-                &[&table_id, &to, &now],
-            )?;
-            tx.commit()?;
-            Ok(moved == 1)
-        })
-    }
-
-    fn drop_table(&self, table_id: &str) -> Result<()> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            tx.execute("DELETE FROM table_homes WHERE table_id = $1", &[&table_id])?;
-            tx.execute("DELETE FROM rooms WHERE table_id = $1", &[&table_id])?;
-            tx.commit()?;
-            Ok(())
-        })
-    }
-
-    fn create_room(
-        &self,
-        code: &str,
-        table_id: &str,
-        node_url: &str,
-        people: u8,
-        owner: &RoomMember,
-        now: i64,
-    ) -> Result<bool> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            let n = tx.execute(
-                "INSERT INTO rooms (code, table_id, node_url, people, created_at)
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (code) DO NOTHING",
-                &[&code, &table_id, &node_url, &i16::from(people), &now],
-            )?;
-            if n == 0 {
-                return Ok(false);
-            }
-            tx.execute(
-                "INSERT INTO room_players (code, pos, account_id, ip, name)
-                 VALUES ($1, 0, $2, $3, $4)",
-                &[&code, &owner.account_id, &owner.ip, &owner.name],
-            )?;
-            tx.commit()?;
-            Ok(true)
-        })
-    }
-
-    fn join_room(&self, code: &str, member: &RoomMember) -> Result<RoomJoin> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            // The room's row is the lock: joins through any node are serialized here.
-            if tx
-                .query_opt("SELECT 1 FROM rooms WHERE code = $1 FOR UPDATE", &[&code])?
+    #[test]
+    fn tls_settings_are_checked_when_opening() {
+        let e = Manager::new("postgres://u@db/test?sslrootcert=/x.pem").unwrap_err();
+        assert!(e.to_string().contains("sslmode=require"), "{e}");
+        let e = Manager::new("postgres://u@db/test?sslmode=require&sslrootcert=/nonexistent.pem")
+            .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent.pem"), "{e}");
+        assert!(
+            Manager::new("postgres://u@db/test?sslmode=prefer")
+                .unwrap()
+                .tls
                 .is_none()
-            {
-                return Ok(RoomJoin::NoRoom);
-            }
-            let Some(mut room) = load_room(&mut tx, "code", code)? else {
-                return Ok(RoomJoin::NoRoom);
-            };
-            if !room
-                .members
-                .iter()
-                .any(|m| m.account_id == member.account_id)
-            {
-                if room.members.len() >= usize::from(room.people) {
-                    return Ok(RoomJoin::Full);
-                }
-                let pos = room.members.len() as i16;
-                tx.execute(
-                    "INSERT INTO room_players (code, pos, account_id, ip, name)
-                     VALUES ($1, $2, $3, $4, $5)",
-                    &[&code, &pos, &member.account_id, &member.ip, &member.name],
-                )?;
-                room.members.push(member.clone());
-            }
-            tx.commit()?;
-            Ok(RoomJoin::Admitted(room))
-        })
-    }
-
-    fn room(&self, code: &str) -> Result<Option<StoredRoom>> {
-        self.with(|c| load_room(c, "code", code))
-    }
-
-    fn room_of_table(&self, table_id: &str) -> Result<Option<StoredRoom>> {
-        self.with(|c| load_room(c, "table_id", table_id))
-    }
-
-    fn queue_put(&self, e: &QueueEntry, now_ms: i64) -> Result<()> {
-        let devices = super::join_devices(&e.devices);
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO queue (account_id, ticket, rules, ranked, rating, devices, ip,
-                     since_ms, seen_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                 ON CONFLICT (account_id) DO UPDATE SET
-                    ticket = excluded.ticket, rules = excluded.rules, ranked = excluded.ranked,
-                    rating = excluded.rating, devices = excluded.devices, ip = excluded.ip,
-                    since_ms = excluded.since_ms, seen_ms = excluded.seen_ms,
-                    table_id = NULL, node_url = NULL, people = NULL",
-                &[
-                    &e.account_id,
-                    &e.ticket,
-                    &e.rules,
-                    &e.ranked,
-                    &e.rating,
-                    &devices,
-                    &e.ip,
-                    &e.since_ms,
-                    &now_ms,
-                ],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn queue_poll(&self, account_id: i64, ticket: &str, now_ms: i64) -> Result<QueueState> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            let Some(r) = tx.query_opt(
-                "SELECT ticket, table_id, node_url, people FROM queue WHERE account_id = $1
-                 FOR UPDATE",
-                &[&account_id],
-            )?
-            else {
-                return Ok(QueueState::Gone);
-            };
-            let theirs: String = r.get(0);
-            if theirs != ticket {
-                return Ok(QueueState::Replaced);
-            }
-            let state = match (r.get::<_, Option<String>>(1), r.get(2), r.get(3)) {
-                (Some(table_id), Some(node_url), Some(people)) => {
-                    let people: i16 = people;
-                    tx.execute("DELETE FROM queue WHERE account_id = $1", &[&account_id])?;
-                    QueueState::Seated {
-                        table_id,
-                        node_url,
-                        people: u8::try_from(people)
-                            .map_err(|_| StoreError::Corrupt("table size".into()))?,
-                    }
-                }
-                _ => {
-                    tx.execute(
-                        "UPDATE queue SET seen_ms = $2 WHERE account_id = $1",
-                        &[&account_id, &now_ms],
-                    )?;
-                    QueueState::Waiting
-                }
-            };
-            tx.commit()?;
-            Ok(state)
-        })
-    }
-
-    fn queue_leave(&self, account_id: i64, ticket: &str) -> Result<()> {
-        self.with(|c| {
-            c.execute(
-                "DELETE FROM queue WHERE account_id = $1 AND ticket = $2 AND table_id IS NULL",
-                &[&account_id, &ticket],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn queue_len(&self, rules: &str, ranked: bool) -> Result<u64> {
-        self.with(|c| {
-            let n: i64 = c
-                .query_one(
-                    "SELECT count(*) FROM queue
-                     WHERE rules = $1 AND ranked = $2 AND table_id IS NULL",
-                    &[&rules, &ranked],
-                )?
-                .get(0);
-            Ok(n as u64)
-        })
-    }
-
-    fn queue_claim(
-        &self,
-        rules: &str,
-        ranked: bool,
-        stale_before_ms: i64,
-        choose: &mut dyn FnMut(Vec<QueueEntry>) -> Vec<QueueClaim>,
-    ) -> Result<Vec<QueueClaim>> {
-        self.with(|c| {
-            let mut tx = c.transaction()?;
-            // Rows another node's matcher holds are skipped, not waited for: each run seats
-            // from what it alone holds, and both commit without ever sharing a player.
-            let rows = tx.query(
-                &format!(
-                    "SELECT {QUEUE_COLUMNS}, seen_ms FROM queue
-                     WHERE rules = $1 AND ranked = $2 AND table_id IS NULL
-                     ORDER BY since_ms FOR UPDATE SKIP LOCKED"
-                ),
-                &[&rules, &ranked],
-            )?;
-            let mut waiting = Vec::with_capacity(rows.len());
-            for r in &rows {
-                let e = queue_row(r)?;
-                if r.get::<_, i64>(8) < stale_before_ms {
-                    tx.execute("DELETE FROM queue WHERE account_id = $1", &[&e.account_id])?;
-                } else {
-                    waiting.push(e);
-                }
-            }
-            if waiting.is_empty() {
-                tx.commit()?;
-                return Ok(Vec::new());
-            }
-            let held: Vec<i64> = waiting.iter().map(|e| e.account_id).collect();
-            let claims = choose(waiting);
-            for claim in &claims {
-                let people = claim.accounts.len() as i16;
-                for a in &claim.accounts {
-                    if !held.contains(a) {
-                        return Err(StoreError::Conflict(format!(
-                            "account {a} was not held by this matcher run"
-                        )));
-                    }
-                    tx.execute(
-                        "UPDATE queue SET table_id = $2, node_url = $3, people = $4
-                         WHERE account_id = $1",
-                        &[a, &claim.table_id, &claim.node_url, &people],
-                    )?;
-                }
-            }
-            tx.commit()?;
-            Ok(claims)
-        })
+        );
+        let e = Manager::new("postgres://u@db/test?sslmode=bogus").unwrap_err();
+        assert!(e.to_string().contains("sslmode"), "{e}");
     }
 }
