@@ -172,14 +172,16 @@ impl Game {
         if !all_answered {
             return;
         }
-        match self.phase.clone() {
-            Phase::Claims {
+        // The window is closed: its fields are copied out (cloning the phase would copy every
+        // seat's option list once per discard).
+        match &self.phase {
+            &Phase::Claims {
                 discarder,
                 tile,
                 answers,
                 ..
             } => self.resolve_claims(discarder, tile, answers),
-            Phase::RobKong {
+            &Phase::RobKong {
                 seat: kong_seat,
                 tile,
                 answers,
