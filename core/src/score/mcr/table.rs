@@ -283,16 +283,7 @@ pub(crate) fn present(f: &[u8; SLOTS]) -> u128 {
     m
 }
 
-/// Bit `i` set when byte `i` of `x` is not zero: a byte's top bit is set when it is not zero,
-/// and one multiplication gathers the eight top bits (no carries: the products land on
-/// distinct bits).
-#[inline(always)]
-pub(crate) fn nonzero_bytes(x: u64) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let nonzero = (((x & LOW) + LOW) | x) & HIGH;
-    (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
-}
+pub(crate) use crate::tile::nonzero_bytes;
 
 /// Fan ids by English name.
 pub mod id {
