@@ -174,14 +174,14 @@ impl Game {
         }
         // The window is closed: its fields are copied out (cloning the phase would copy every
         // seat's option list once per discard).
-        match &self.phase {
-            &Phase::Claims {
+        match self.phase {
+            Phase::Claims {
                 discarder,
                 tile,
                 answers,
                 ..
             } => self.resolve_claims(discarder, tile, answers),
-            &Phase::RobKong {
+            Phase::RobKong {
                 seat: kong_seat,
                 tile,
                 answers,

@@ -5,6 +5,8 @@
 //! excluded still scores (the lists are applied in id order and never closed transitively),
 //! and a few exclusions reach only the sets of their own pattern (see [`set_scoped`]).
 
+use crate::tile::nonzero_bytes;
+
 /// A fan id: 1–81 as in the rules table, 82 for the optional 明暗杠.
 pub type FanId = u8;
 
@@ -282,8 +284,6 @@ pub(crate) fn present(f: &[u8; SLOTS]) -> u128 {
     }
     m
 }
-
-pub(crate) use crate::tile::nonzero_bytes;
 
 /// Fan ids by English name.
 pub mod id {
