@@ -56,13 +56,16 @@ pub fn verify(record: &HandRecord) -> Result<(), String> {
     let mut game = Game::new(record.setup.clone());
     game.check_invariants()
         .map_err(|e| format!("after the deal: {e}"))?;
+    // One view per seat, rewritten in place after every action (as hosts do).
+    let mut views = Seat::ALL.map(|s| game.view(s));
     for (i, a) in record.actions.iter().enumerate() {
         game.apply(a.seat, a.action)
             .map_err(|e| format!("action {i}: {e}"))?;
         game.check_invariants()
             .map_err(|e| format!("after action {i}: {e}"))?;
         for viewer in Seat::ALL {
-            let v = game.view(viewer);
+            let v = &mut views[viewer.index()];
+            game.view_into(viewer, v);
             let own = game.concealed(viewer).total();
             if v.hand.len() + usize::from(v.drawn.is_some()) != own {
                 return Err(format!(

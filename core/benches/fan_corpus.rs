@@ -9,12 +9,12 @@
 //! - `cargo bench -p tongcheng-core --bench fan_corpus -- --time FILE` reads a corpus file and
 //!   times our scoring of each hand; without `--time` it times the corpus it would write.
 //!
-//! Method (the C++ harness in the README does the same): every hand is parsed first, outside the
-//! timing. Then `ROUNDS` passes over the corpus; in each pass every hand is scored `REPS` times in
-//! a row and the mean of those is that hand's time in that pass. A hand's figure is its median
-//! over the passes; printed are the median over the hands of each kind and over all, and the
-//! streaming time (one call per hand through the whole corpus, mean per hand, median over the
-//! passes).
+//! Method (the C++ harness in scripts/fan_reference does the same; see docs/performance.md):
+//! every hand is parsed first, outside the timing. Then `ROUNDS` passes over the corpus; in
+//! each pass every hand is scored `REPS` times in a row and the mean of those is that hand's
+//! time in that pass. A hand's figure is its median over the passes; printed are the median
+//! over the hands of each kind and over all, and the streaming time (one call per hand through
+//! the whole corpus, mean per hand, median over the passes).
 
 use std::collections::BTreeMap;
 use std::hint::black_box;

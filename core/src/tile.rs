@@ -440,6 +440,30 @@ pub fn to_notation(tiles: &[Tile]) -> String {
     s
 }
 
+/// Bit `i` set when byte `i` of `x` is not zero: a byte's top bit is set when it is not zero,
+/// and one multiplication gathers the eight top bits (no carries: the products land on
+/// distinct bits).
+#[inline(always)]
+pub(crate) fn nonzero_bytes(x: u64) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let nonzero = (((x & LOW) + LOW) | x) & HIGH;
+    (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The kinds held at least once, bit `i` for kind `i`: four words of eight counts, then the
+/// last two kinds.
+#[inline]
+pub(crate) fn held_mask(c: &[u8; KINDS]) -> u64 {
+    let word = |i: usize| u64::from_le_bytes(c[i..i + 8].try_into().unwrap_or([0; 8]));
+    nonzero_bytes(word(0))
+        | nonzero_bytes(word(8)) << 8
+        | nonzero_bytes(word(16)) << 16
+        | nonzero_bytes(word(24)) << 24
+        | u64::from(c[32] > 0) << 32
+        | u64::from(c[33] > 0) << 33
+}
+
 /// Counts per playing tile kind: the representation every analysis works on.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TileCounts(pub [u8; KINDS]);
@@ -497,8 +521,22 @@ impl TileCounts {
     }
 
     /// Total number of tiles.
+    #[inline]
     pub fn total(&self) -> usize {
-        self.0.iter().map(|&c| c as usize).sum()
+        // The views, the invariants and every win check ask for this: the counts are summed
+        // eight at a time in 16-bit lanes (exact for any counts: 34 × 255 fits 16 bits)
+        // rather than widened one by one.
+        const LOW_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+        let c = &self.0;
+        let mut lanes = 0u64;
+        for chunk in c[..32].chunks_exact(8) {
+            let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            lanes += (w & LOW_BYTES) + ((w >> 8) & LOW_BYTES);
+        }
+        // Multiplying by 0x0001… adds the four lanes into the top one (no carries: each
+        // partial sum is below 2^16).
+        let words = (lanes.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize;
+        words + usize::from(c[32]) + usize::from(c[33])
     }
 
     /// The tiles, sorted, one entry per copy.
@@ -519,11 +557,16 @@ impl TileCounts {
 
     /// Kinds held at least once, in notation order.
     pub fn kinds(&self) -> impl Iterator<Item = Tile> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(|(i, _)| Tile(i as u8))
+        // The set bits of the held mask: a step per kind held (a turn's discards, every
+        // kong check), not per kind of the set.
+        let mut held = held_mask(&self.0);
+        std::iter::from_fn(move || {
+            (held != 0).then(|| {
+                let i = held.trailing_zeros();
+                held &= held - 1;
+                Tile(i as u8)
+            })
+        })
     }
 
     /// The first kind with more than four copies, if any.
@@ -773,6 +816,48 @@ mod tests {
         s.insert(Tile::RED);
         s.insert(Tile::kind(3));
         assert_eq!(s.to_notation(), "4m7z");
+    }
+
+    #[test]
+    fn total_is_exact_for_any_counts() {
+        // The lane sums must not carry: every kind at 255 is the worst case.
+        let mut c = TileCounts([255; KINDS]);
+        assert_eq!(c.total(), 255 * KINDS);
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..1000 {
+            for x in &mut c.0 {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                *x = (rng >> 56) as u8;
+            }
+            let plain: usize = c.0.iter().map(|&x| usize::from(x)).sum();
+            assert_eq!(c.total(), plain);
+        }
+    }
+
+    #[test]
+    fn held_mask_marks_every_kind_held() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1000 {
+            let mut c = TileCounts::new();
+            for x in &mut c.0 {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                // Mostly empty kinds, and now and then a count with only its top bit set.
+                *x = match rng >> 60 {
+                    0..=9 => 0,
+                    10 => 128,
+                    n => (n - 10) as u8,
+                };
+            }
+            let plain = (0..KINDS).fold(0u64, |m, i| m | u64::from(c.0[i] > 0) << i);
+            assert_eq!(held_mask(&c.0), plain, "{c:?}");
+            let listed: Vec<usize> = c.kinds().map(Tile::index).collect();
+            let held: Vec<usize> = (0..KINDS).filter(|&i| c.0[i] > 0).collect();
+            assert_eq!(listed, held);
+        }
     }
 
     #[test]

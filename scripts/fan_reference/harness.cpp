@@ -2,17 +2,12 @@
 // corpus file written by `cargo bench -p tongcheng-core --bench fan_corpus -- --write FILE`,
 // the same way `fan_corpus -- --time FILE` times ours; prints `ref<TAB>kind<TAB>hands<TAB>ns`.
 //
-// The reference is not part of this repository. To build and run:
-//   git clone https://github.com/summerinsects/ChineseOfficialMahjongHelper ref
-//   git -C ref checkout abc04ea
-//   A=ref/Classes/mahjong-algorithm
-//   g++ -O2 -std=c++17 -I$A -o fan_reference scripts/fan_reference/harness.cpp
-//       $A/fan_calculator.cpp $A/shanten.cpp $A/stringify.cpp    (one line)
-//   cargo bench -p tongcheng-core --bench fan_corpus -- --write corpus.tsv
-//   ./fan_reference corpus.tsv
-//   cargo bench -p tongcheng-core --bench fan_corpus -- --time corpus.tsv
-// Run the two one after the other several times and compare medians: the figures move with
-// the machine's load.
+// The reference is not part of this repository. Build this file together with the reference's
+// Classes/mahjong-algorithm/fan_calculator.cpp, shanten.cpp and stringify.cpp (commit abc04ea;
+// its directory on the include path) the way its users build it: optimised, asserts off
+// (g++ -O3 -DNDEBUG -std=c++17). Then run it on the corpus and, one after the other,
+// `cargo bench -p tongcheng-core --bench fan_corpus -- --time FILE`, several rounds, and
+// compare medians (docs/performance.md): the figures move with the machine's load.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -75,7 +75,7 @@ pub fn play_simple_hand(setup: crate::game::HandSetup, player_seed: u64) -> crat
         clock: Clock::Off,
     });
     while t.step(0) != Step::HandOver {}
-    t.game().clone()
+    t.into_game()
 }
 
 impl Bot for SimplePlayer {

@@ -172,7 +172,9 @@ impl Game {
         if !all_answered {
             return;
         }
-        match self.phase.clone() {
+        // The window is closed: its fields are copied out (cloning the phase would copy every
+        // seat's option list once per discard).
+        match self.phase {
             Phase::Claims {
                 discarder,
                 tile,

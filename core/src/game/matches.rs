@@ -111,6 +111,12 @@ impl Match {
         &self.game
     }
 
+    /// The hand being played (or just finished), the match given up: for a host of one hand
+    /// that keeps the game ([`crate::bot::play_simple_hand`]) rather than copying it.
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
     /// Deals the current hand again from `seed`, before anyone has acted: an online host
     /// deals each hand from the seed its players helped make (see [`crate::fair`]) rather
     /// than from the match seed. False, and nothing changes, once the hand has an action.

@@ -331,6 +331,11 @@ impl Table {
         self.play.game()
     }
 
+    /// The hand being played (or just finished), the table given up (no copy of the game).
+    pub fn into_game(self) -> Game {
+        self.play.into_game()
+    }
+
     /// The match: scores, seating, standings, the hands booked.
     pub fn match_state(&self) -> &Match {
         &self.play

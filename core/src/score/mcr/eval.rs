@@ -12,10 +12,10 @@
 
 use std::cell::Cell;
 
-use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id, nonzero_bytes, present};
+use super::table::{EXCLUDERS, EXCLUDES, POINTS, SLOTS, id, present};
 use super::wait;
 use crate::hand::{Decomposition, KongKind, MeldKind, OnlyReading, Set, SetKind, Shape};
-use crate::tile::{KINDS, Tile};
+use crate::tile::{KINDS, Tile, nonzero_bytes};
 
 /// Fan counts by id.
 pub(crate) type Counts = [u8; SLOTS];

@@ -5,6 +5,8 @@
 //! excluded still scores (the lists are applied in id order and never closed transitively),
 //! and a few exclusions reach only the sets of their own pattern (see [`set_scoped`]).
 
+use crate::tile::nonzero_bytes;
+
 /// A fan id: 1–81 as in the rules table, 82 for the optional 明暗杠.
 pub type FanId = u8;
 
@@ -281,17 +283,6 @@ pub(crate) fn present(f: &[u8; SLOTS]) -> u128 {
         m |= (nonzero_bytes(x) as u128) << (8 * i);
     }
     m
-}
-
-/// Bit `i` set when byte `i` of `x` is not zero: a byte's top bit is set when it is not zero,
-/// and one multiplication gathers the eight top bits (no carries: the products land on
-/// distinct bits).
-#[inline(always)]
-pub(crate) fn nonzero_bytes(x: u64) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let nonzero = (((x & LOW) + LOW) | x) & HIGH;
-    (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 /// Fan ids by English name.

@@ -13,9 +13,8 @@
 
 use std::sync::OnceLock;
 
-use super::table::nonzero_bytes;
 use crate::hand::KNITS;
-use crate::tile::KINDS;
+use crate::tile::{KINDS, held_mask};
 
 const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
 
@@ -299,12 +298,7 @@ fn winning_kinds(c13: &[u8; KINDS], melds: usize) -> u64 {
 /// orphans only, honors and knitted thirteen kinds once each, a knitted straight at least
 /// eight of its nine tiles.
 fn special_waits(c13: &[u8; KINDS], melds: usize) -> u64 {
-    let mut padded = [0u8; KINDS.next_multiple_of(8)];
-    padded[..KINDS].copy_from_slice(c13);
-    let mut held = 0u64;
-    for (i, chunk) in padded.chunks_exact(8).enumerate() {
-        held |= nonzero_bytes(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))) << (8 * i);
-    }
+    let held = held_mask(c13);
     let mut mask = 0;
     if melds == 0 {
         mask |= seven_pairs_wait(c13);
