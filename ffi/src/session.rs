@@ -337,7 +337,7 @@ impl GameSession {
         let mut s = self.lock();
         let you = s.you;
         s.table
-            .act(you, action)
+            .act(you, action, 0)
             .map_err(|e| TongchengError::IllegalAction {
                 message: e.to_string(),
             })?;
@@ -348,7 +348,7 @@ impl GameSession {
     /// is saved to the attached history (a history error is raised after the table moved).
     pub fn advance(&self) -> Result<TableModel, TongchengError> {
         let mut s = self.lock();
-        s.table.run_bots();
+        s.table.run(0);
         match self.changed(s, true)? {
             Some(model) => Ok(model),
             None => Ok(self.table()),

@@ -789,7 +789,7 @@ impl TableTask {
         let current = self.slots[p].decision.filter(|_| pending);
         match current {
             Some((cur, opened, limit)) if cur == id => {
-                if let Err(e) = table.act(p, action) {
+                if let Err(e) = table.act(p, action, 0) {
                     return self.slots[p].error(ErrorCode::IllegalAction, e.to_string());
                 }
                 let s = &mut self.slots[p];
@@ -993,12 +993,12 @@ impl TableTask {
             }
             let view = t.view(p);
             let mut action = self.slots[p].auto_bot.choose(&view);
-            if t.act(p, action).is_err() {
+            if t.act(p, action, 0).is_err() {
                 action = view
                     .decision
                     .as_ref()
                     .map_or(Action::Pass, |d| d.on_timeout);
-                if t.act(p, action).is_err() {
+                if t.act(p, action, 0).is_err() {
                     continue;
                 }
             }
@@ -1084,7 +1084,7 @@ impl TableTask {
                 self.slots[p].decision = None;
                 continue;
             };
-            if t.act(p, d.on_timeout).is_err() {
+            if t.act(p, d.on_timeout, 0).is_err() {
                 continue;
             }
             let s = &mut self.slots[p];
