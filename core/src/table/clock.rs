@@ -2,8 +2,8 @@
 //! timeouts and 托管 (auto-play), driven by the time the host passes in (milliseconds on any
 //! monotonic clock it likes; the core reads none).
 //!
-//! A person's decision opens when the table first sees it (after the action that made it,
-//! or at the first [`Table::step`] of a hand) and runs for its limit under the table's
+//! A person's decision opens when a [`Table::step`] first sees it (the step whose move made
+//! it, or the next one) and runs for its limit under the table's
 //! [`Clock`], plus what is left of the person's bank time. Answered in time, the time used
 //! over the limit comes out of the bank; missed, the decision's timeout action is played and
 //! the bank is spent. The second timeout in a row puts the seat on 托管: a stand-in bot

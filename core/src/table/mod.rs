@@ -383,9 +383,8 @@ impl Table {
         }
         let timer = self.open_timer(seat);
         self.play.apply(seat, action)?;
-        let answered = self.answered(player, timer, now_ms);
-        self.open_timers(now_ms);
-        Ok(answered)
+        // The decisions this answer makes open at the next step, the time the host goes on.
+        Ok(self.answered(player, timer, now_ms))
     }
 
     /// Plays one bot decision if any bot is due; else a stand-in's move or a person's

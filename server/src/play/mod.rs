@@ -7,6 +7,7 @@
 //! table is one task ([`table::TableTask`]); a connection only forwards its messages there
 //! and writes out what the table sends, so a hostile client can at worst lose its own seat.
 
+pub mod clock;
 pub mod moved;
 pub mod queue;
 pub mod rooms;

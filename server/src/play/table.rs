@@ -3,20 +3,21 @@
 //! are no locks around the game: connections only send commands in and read frames out.
 //!
 //! Per hand: commit to a secret seed, collect contributions (until every connected person
-//! sent one, or the deadline), deal from the fair seed, then play: bots and seats on
-//! auto-play answer at once, people get their decision with a deadline (the rules' limit plus
-//! bank time), a missed deadline plays the decision's timeout action and two in a row put the
-//! seat on auto-play until its person acts again. At the end every person gets the record
-//! with the reveal, and the hand is stored in each person's synced records.
+//! sent one, or the deadline), deal from the fair seed, then play. The decision clock is the
+//! core table's ([`tongcheng_core::table::clock`]), driven by the process's clock
+//! ([`super::clock`]): bots and seats on auto-play (托管) or whose person is away answer at
+//! once, people get their decision with the time the table gives them (the rules' limit plus
+//! bank time), a missed one plays the decision's timeout action and two in a row put the seat
+//! on 托管 until its person acts again. The task only passes the time in, says who is away and
+//! tells people what the table did. At the end every person gets the record with the reveal,
+//! and the hand is stored in each person's synced records.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
-use tokio::time::Instant;
 use tongcheng_core::Seat;
-use tongcheng_core::bot::{Bot, Level, LevelBot};
+use tongcheng_core::bot::Level;
 use tongcheng_core::fair::{Contribution, FairWall, commit};
 use tongcheng_core::game::Action;
 use tongcheng_core::protocol::{
@@ -24,10 +25,11 @@ use tongcheng_core::protocol::{
 };
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
-use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
+use tongcheng_core::table::{Clock, Deal, Mover, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
 use super::OnlineConfig;
+use super::clock;
 use super::moved::{Checkpoint, FinishedHand, SeatKept};
 use crate::cluster::{Cluster, ClusterError};
 use crate::store::{NewRecord, RankedHand, Store};
@@ -95,17 +97,12 @@ struct Slot {
     open_decision: Option<u64>,
     /// The `seq` of this hand's first frame (its commitment).
     hand_start: u64,
-    auto: bool,
-    timeouts: u32,
-    bank_ms: u64,
     contribution: Option<Contribution>,
     ready: bool,
     /// Events of this hand already sent.
     sent_events: usize,
-    /// The decision last sent, and when its clock started.
-    decision: Option<(u64, Instant, u64)>,
-    /// Plays the seat on auto-play.
-    auto_bot: LevelBot,
+    /// The id of the decision last sent, while it is pending (its answer must name it).
+    decision_sent: Option<u64>,
     /// Restored on this node from another node's checkpoint, not joined here yet: the
     /// client's stream continues from the `seq` it holds.
     moved: bool,
@@ -300,7 +297,8 @@ pub struct TableTask {
     phase: Phase,
     hand: u32,
     server_seed: Seed,
-    deadline: Option<Instant>,
+    /// When the task must wake (process clock, ms): a phase's end, or the table's next step.
+    wake_ms: Option<u64>,
     rx: mpsc::Receiver<Cmd>,
     /// Several nodes: checkpoints go to NATS through the saver, under this node's URL.
     cluster: Option<(Arc<Cluster>, String)>,
@@ -311,8 +309,9 @@ pub struct TableTask {
     /// The checkpoint revision a restored table starts from.
     revision: Option<u64>,
     pending_end: Option<PendingEnd>,
-    /// A table restored here waits this long for its people to reconnect before the next hand.
-    grace: Option<Instant>,
+    /// A table restored here waits until then (process clock, ms) for its people to reconnect
+    /// before the next hand.
+    grace_ms: Option<u64>,
     /// Restored with its match already over: it only has to be rated.
     restored_over: bool,
     /// Another node owns the table now: it closes without touching the store's rows.
@@ -342,7 +341,6 @@ impl TableTask {
         store: Arc<dyn Store>,
         rx: mpsc::Receiver<Cmd>,
     ) -> TableTask {
-        let seed = u64::from_le_bytes(random32()[..8].try_into().unwrap_or([0; 8]));
         let slots = (0..4)
             .map(|p| Slot {
                 account: None,
@@ -353,18 +351,14 @@ impl TableTask {
                 sent: 0,
                 open_decision: None,
                 hand_start: 0,
-                auto: false,
-                timeouts: 0,
-                bank_ms: u64::from(rules.time.bank_secs) * 1000,
                 contribution: None,
                 ready: false,
                 sent_events: 0,
-                decision: None,
-                auto_bot: LevelBot::new(Level::Normal, seed ^ p as u64),
+                decision_sent: None,
                 moved: false,
             })
             .collect();
-        let lobby_deadline = Instant::now() + Duration::from_millis(config.lobby_ms);
+        let lobby_ends = clock::now_ms() + config.lobby_ms;
         TableTask {
             id,
             config,
@@ -380,14 +374,14 @@ impl TableTask {
             phase: Phase::Lobby,
             hand: 0,
             server_seed: Seed(random32()),
-            deadline: Some(lobby_deadline),
+            wake_ms: Some(lobby_ends),
             rx,
             cluster: None,
             me: None,
             saver: None,
             revision: None,
             pending_end: None,
-            grace: None,
+            grace_ms: None,
             restored_over: false,
             fenced: false,
         }
@@ -415,7 +409,9 @@ impl TableTask {
         store: Arc<dyn Store>,
         rx: mpsc::Receiver<Cmd>,
     ) -> Result<TableTask, String> {
-        let t = Table::resume(&cp.saved).map_err(|e| e.to_string())?;
+        let mut t = Table::resume(&cp.saved).map_err(|e| e.to_string())?;
+        // Checkpoints written before the table kept the clock say it was off.
+        t.set_clock(Clock::Match);
         if t.game().is_finished() && !t.is_over() {
             return Err("the checkpoint stops inside a hand".into());
         }
@@ -441,9 +437,9 @@ impl TableTask {
         task.restored_over = t.is_over();
         task.table = Some(t);
         task.phase = Phase::BetweenHands;
-        let grace = Instant::now() + Duration::from_millis(task.config.ready_ms.max(1_000));
-        task.grace = Some(grace);
-        task.deadline = Some(grace);
+        let grace = clock::now_ms() + task.config.ready_ms.max(1_000);
+        task.grace_ms = Some(grace);
+        task.wake_ms = Some(grace);
         Ok(task)
     }
 
@@ -526,14 +522,15 @@ impl TableTask {
         }
         loop {
             self.advance();
-            if self.phase == Phase::Over && self.deadline.is_none() {
+            if self.phase == Phase::Over && self.wake_ms.is_none() {
                 break;
             }
-            let cmd = match self.deadline {
-                Some(at) => match tokio::time::timeout_at(at, self.rx.recv()).await {
+            let cmd = match self.wake_ms {
+                Some(at) => match tokio::time::timeout_at(clock::instant(at), self.rx.recv()).await
+                {
                     Ok(c) => c,
                     Err(_) => {
-                        self.on_deadline();
+                        self.on_wake();
                         continue;
                     }
                 },
@@ -613,7 +610,7 @@ impl TableTask {
                 self.fenced = true;
                 self.pending_end = None;
                 self.phase = Phase::Over;
-                self.deadline = None;
+                self.wake_ms = None;
                 return;
             }
         }
@@ -718,16 +715,9 @@ impl TableTask {
         let (view, decision, deadline_ms) = match &self.table {
             Some(t) if matches!(self.phase, Phase::Playing | Phase::Over) => {
                 let view = t.view(p);
-                let decision = s.decision.filter(|_| view.decision.is_some());
-                (
-                    Some(view),
-                    decision.map(|d| d.0),
-                    decision.map(|(_, at, limit)| {
-                        (at + Duration::from_millis(limit))
-                            .saturating_duration_since(Instant::now())
-                            .as_millis() as u64
-                    }),
-                )
+                let decision = s.decision_sent.filter(|_| view.decision.is_some());
+                let left = decision.and_then(|_| t.remaining_ms(p, clock::now_ms()));
+                (Some(view), decision, left)
             }
             _ => (None, None, None),
         };
@@ -742,7 +732,7 @@ impl TableTask {
                 .table
                 .as_ref()
                 .map_or([0; 4], |t| t.match_state().scores()),
-            auto_play: s.auto,
+            auto_play: self.table.as_ref().is_some_and(|t| t.auto_play(p)),
             commitment: (self.phase != Phase::Lobby).then(|| commit(&self.server_seed)),
             match_over: self.phase == Phase::Over,
         }))
@@ -785,24 +775,19 @@ impl TableTask {
         if self.phase != Phase::Playing {
             return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
         }
+        // A person on 托管 who answers is back, even when the stand-in already played the
+        // decision they answer (it plays at once, so it usually has).
+        if table.set_auto_play(p, false) {
+            self.slots[p].push(|seq| ServerMsg::AutoPlay { seq, on: false });
+        }
         let pending = table.decision(p).is_some();
-        let current = self.slots[p].decision.filter(|_| pending);
+        let current = self.slots[p].decision_sent.filter(|_| pending);
         match current {
-            Some((cur, opened, limit)) if cur == id => {
-                if let Err(e) = table.act(p, action, 0) {
+            Some(cur) if cur == id => {
+                if let Err(e) = table.act(p, action, clock::now_ms()) {
                     return self.slots[p].error(ErrorCode::IllegalAction, e.to_string());
                 }
-                let s = &mut self.slots[p];
-                // Bank time pays for whatever went over the decision's own limit.
-                let used = Instant::now().saturating_duration_since(opened).as_millis() as u64;
-                let own = limit.saturating_sub(s.bank_ms);
-                s.bank_ms = s.bank_ms.saturating_sub(used.saturating_sub(own));
-                s.timeouts = 0;
-                s.decision = None;
-                if s.auto {
-                    s.auto = false;
-                    s.push(|seq| ServerMsg::AutoPlay { seq, on: false });
-                }
+                self.slots[p].decision_sent = None;
             }
             _ => self.slots[p].error(
                 ErrorCode::StaleDecision,
@@ -811,10 +796,10 @@ impl TableTask {
         }
     }
 
-    /// A deadline passed: the lobby fills with bots, contributions close, the pause between
-    /// hands ends, or a person's decision times out.
-    fn on_deadline(&mut self) {
-        self.deadline = None;
+    /// The wake-up time came: the lobby fills with bots, contributions close, the pause
+    /// between hands ends, or the table is due a step (a person's time ran out).
+    fn on_wake(&mut self) {
+        self.wake_ms = None;
         match self.phase {
             Phase::Lobby if self.room && !self.slots.iter().any(Slot::connected) => {
                 // An empty room expires: no match, no linger.
@@ -823,8 +808,8 @@ impl TableTask {
             Phase::Lobby => self.start_match(),
             Phase::Contributing => self.deal(),
             Phase::BetweenHands => self.start_hand(),
-            Phase::Playing => self.time_out(),
-            Phase::Saving => {}
+            // The next `advance` steps the table at the time now.
+            Phase::Playing | Phase::Saving => {}
             // The linger time is up: the connections go with the table.
             Phase::Over => {}
         }
@@ -854,13 +839,15 @@ impl TableTask {
                     return;
                 }
                 Phase::BetweenHands => {
-                    let waiting = if self.grace.is_some() {
+                    let waiting = if self.grace_ms.is_some() {
                         // Restored here: wait for everyone to come back (or the grace to end).
                         self.slots.iter().any(|s| s.person() && !s.connected())
                     } else {
+                        let auto_play = |p| self.table.as_ref().is_some_and(|t| t.auto_play(p));
                         self.slots
                             .iter()
-                            .any(|s| s.person() && s.connected() && !s.auto && !s.ready)
+                            .enumerate()
+                            .any(|(p, s)| s.person() && s.connected() && !auto_play(p) && !s.ready)
                     };
                     if !waiting {
                         self.start_hand();
@@ -890,8 +877,8 @@ impl TableTask {
             },
             players,
             bot_seed: u64::from_le_bytes(seed[..8].try_into().unwrap_or([0; 8])),
-            // The server keeps the clock itself (decision ids, bank time, auto-play).
-            clock: Clock::Off,
+            // Online, people have the rules' own limits (and their bank time).
+            clock: Clock::Match,
         };
         match Table::try_new(config) {
             Ok(t) => {
@@ -921,7 +908,7 @@ impl TableTask {
 
     /// Commits to this hand's secret seed and asks for contributions.
     fn start_hand(&mut self) {
-        self.grace = None;
+        self.grace_ms = None;
         self.phase = Phase::Contributing;
         self.server_seed = Seed(random32());
         let commitment = commit(&self.server_seed);
@@ -931,7 +918,7 @@ impl TableTask {
             s.contribution = None;
             s.ready = false;
             s.sent_events = 0;
-            s.decision = None;
+            s.decision_sent = None;
             s.push(|seq| ServerMsg::Commit {
                 seq,
                 hand,
@@ -939,7 +926,7 @@ impl TableTask {
                 deadline_ms: ms,
             });
         }
-        self.deadline = Some(Instant::now() + Duration::from_millis(ms));
+        self.wake_ms = Some(clock::now_ms() + ms);
     }
 
     fn table_seats(&self) -> [usize; 4] {
@@ -958,65 +945,59 @@ impl TableTask {
         let proof = FairWall::new(self.server_seed, contributions);
         if let Some(t) = self.table.as_mut() {
             t.redeal(proof.wall_seed());
-            let hand_seed = tongcheng_core::table::bot_seed(t.config().bot_seed, self.hand, 9);
-            for (p, s) in self.slots.iter_mut().enumerate() {
-                s.auto_bot.new_hand(hand_seed ^ p as u64);
-            }
         }
         self.phase = Phase::Playing;
-        self.deadline = None;
+        self.wake_ms = None;
     }
 
-    /// Plays everything that needs nobody: bots, seats on auto-play, and sends people the
-    /// new events and decisions. True when something changed (call again).
+    /// Steps the table once at the time now (a bot's move, a stand-in's, a timeout) and
+    /// sends people the new events and decisions. True when something changed (call again);
+    /// false when the table waits for people, until the time it must be stepped again.
     fn play_on(&mut self) -> bool {
-        self.flush();
+        let now = clock::now_ms();
         let Some(t) = self.table.as_mut() else {
             return false;
         };
-        if t.game().is_finished() {
-            self.end_hand();
-            return true;
-        }
-        if let Step::Acted { .. } = t.step(0) {
-            return true;
-        }
-        // People who are away or on auto-play.
-        for p in 0..4 {
-            let s = &self.slots[p];
-            if !s.person() || (s.connected() && !s.auto) {
-                continue;
+        // Who is away: their seats are played by the stand-in at once.
+        for (p, s) in self.slots.iter().enumerate() {
+            if s.person() {
+                t.set_away(p, !s.connected());
             }
-            let t = self.table.as_mut().expect("checked above");
-            if t.decision(p).is_none() {
-                continue;
+        }
+        match t.step(now) {
+            Step::HandOver => {
+                self.flush(now);
+                self.end_hand();
+                true
             }
-            let view = t.view(p);
-            let mut action = self.slots[p].auto_bot.choose(&view);
-            if t.act(p, action, 0).is_err() {
-                action = view
-                    .decision
-                    .as_ref()
-                    .map_or(Action::Pass, |d| d.on_timeout);
-                if t.act(p, action, 0).is_err() {
-                    continue;
+            Step::Acted { seat, by, .. } => {
+                if by == (Mover::Timeout { auto_play: true }) {
+                    let p = t.player_at(seat);
+                    self.slots[p].push(|seq| ServerMsg::AutoPlay { seq, on: true });
                 }
+                self.flush(now);
+                true
             }
-            self.slots[p].decision = None;
-            return true;
+            Step::Waiting { deadline_ms } => {
+                self.flush(now);
+                // A stand-in due now moves at once (after its person was sent the decision).
+                if deadline_ms.is_some_and(|at| at <= now) {
+                    return true;
+                }
+                self.wake_ms = deadline_ms;
+                false
+            }
         }
-        self.arm_deadline();
-        false
     }
 
-    /// Sends each person the events they have not had and their new decision.
-    fn flush(&mut self) {
+    /// Sends each person the events they have not had and their new decision, with the time
+    /// the table gives them for it (none when their seat's stand-in plays it).
+    fn flush(&mut self, now: u64) {
         let Some(t) = self.table.as_ref() else {
             return;
         };
         let hand = self.hand;
         let game = t.game();
-        let now = Instant::now();
         for (p, s) in self.slots.iter_mut().enumerate() {
             if !s.person() {
                 continue;
@@ -1032,69 +1013,24 @@ impl TableTask {
             }
             s.sent_events = game.events().len();
             let Some(decision) = t.decision(p) else {
-                s.decision = None;
+                s.decision_sent = None;
                 continue;
             };
             let id = decision_id(hand, game.events().len());
-            if s.decision.map(|d| d.0) == Some(id) {
+            if s.decision_sent == Some(id) {
                 continue;
             }
-            let limit = u64::from(decision.limit_secs) * 1000 + s.bank_ms;
-            s.decision = Some((id, now, limit));
-            let auto = s.auto || !s.connected();
+            s.decision_sent = Some(id);
             let view = Box::new(t.view(p));
+            let deadline_ms = t.remaining_ms(p, now);
             s.push(|seq| ServerMsg::Decision {
                 seq,
                 hand,
                 id,
                 decision,
                 view,
-                deadline_ms: (!auto).then_some(limit),
+                deadline_ms,
             });
-        }
-    }
-
-    /// The next moment a person's decision times out.
-    fn arm_deadline(&mut self) {
-        self.deadline = self
-            .slots
-            .iter()
-            .filter_map(|s| {
-                s.decision
-                    .map(|(_, at, limit)| at + Duration::from_millis(limit))
-            })
-            .min();
-    }
-
-    /// Plays the timeout action of every person whose time is up; the second timeout in a
-    /// row puts the seat on auto-play.
-    fn time_out(&mut self) {
-        let now = Instant::now();
-        for p in 0..4 {
-            let Some((_, at, limit)) = self.slots[p].decision else {
-                continue;
-            };
-            if at + Duration::from_millis(limit) > now {
-                continue;
-            }
-            let Some(t) = self.table.as_mut() else {
-                return;
-            };
-            let Some(d) = t.decision(p) else {
-                self.slots[p].decision = None;
-                continue;
-            };
-            if t.act(p, d.on_timeout, 0).is_err() {
-                continue;
-            }
-            let s = &mut self.slots[p];
-            s.decision = None;
-            s.bank_ms = 0;
-            s.timeouts += 1;
-            if s.timeouts >= 2 && !s.auto {
-                s.auto = true;
-                s.push(|seq| ServerMsg::AutoPlay { seq, on: true });
-            }
         }
     }
 
@@ -1139,7 +1075,7 @@ impl TableTask {
                     },
                 ));
             }
-            s.decision = None;
+            s.decision_sent = None;
         }
         // Ranked history for the collusion report: the account in each of the record's seats.
         let ranked = self.ranked.then(|| RankedHand {
@@ -1173,7 +1109,7 @@ impl TableTask {
             });
             self.pending_end = Some(end);
             self.phase = Phase::Saving;
-            self.deadline = None;
+            self.wake_ms = None;
             return;
         }
         // Stored off the table's task: a slow disk must not hold up the next hand.
@@ -1190,7 +1126,7 @@ impl TableTask {
         }
         if end.more {
             self.phase = Phase::BetweenHands;
-            self.deadline = Some(Instant::now() + Duration::from_millis(self.config.ready_ms));
+            self.wake_ms = Some(clock::now_ms() + self.config.ready_ms);
         } else {
             self.finish();
         }
@@ -1220,7 +1156,7 @@ impl TableTask {
             self.rate(rules, accounts);
         }
         // Connections have a little while to read the end, then the table goes.
-        self.deadline = Some(Instant::now() + Duration::from_millis(self.config.linger_ms));
+        self.wake_ms = Some(clock::now_ms() + self.config.linger_ms);
     }
 }
 
@@ -1384,14 +1320,10 @@ mod stream_tests {
             sent: 0,
             open_decision: None,
             hand_start: 0,
-            auto: false,
-            timeouts: 0,
-            bank_ms: 0,
             contribution: None,
             ready: false,
             sent_events: 0,
-            decision: None,
-            auto_bot: LevelBot::new(Level::Normal, 1),
+            decision_sent: None,
             moved: false,
         }
     }
