@@ -173,6 +173,14 @@ fn match_of(server: &TestServer, table: &str, styles: &[Style]) -> Vec<Played> {
     threads.into_iter().map(|t| t.join().unwrap()).collect()
 }
 
+/// The frames a seat received, read.
+fn messages(p: &Played) -> Vec<ServerMsg> {
+    p.frames
+        .iter()
+        .map(|f| ServerMsg::parse(f).unwrap())
+        .collect()
+}
+
 fn assert_clean_stream(p: &Played) {
     assert_eq!(p.stats.gaps, 0, "player {}: frames lost", p.player);
     assert_eq!(p.stats.duplicates, 0, "player {}: frames doubled", p.player);
@@ -532,11 +540,7 @@ fn a_person_who_answers_again_is_taken_off_auto_play_and_timed_again() {
         assert_clean_stream(p);
     }
     // The decisions after auto-play ends are timed again.
-    let frames: Vec<ServerMsg> = back
-        .frames
-        .iter()
-        .map(|f| ServerMsg::parse(f).unwrap())
-        .collect();
+    let frames = messages(back);
     let off = frames
         .iter()
         .position(|m| matches!(m, ServerMsg::AutoPlay { on: false, .. }))
@@ -570,11 +574,7 @@ fn bots_take_the_seats_nobody_came_for() {
     assert_all_fair(&p, 2);
     assert_clean_stream(&p);
     // Everyone else at the table was a bot: their seats never needed an answer.
-    let frames: Vec<ServerMsg> = p
-        .frames
-        .iter()
-        .map(|f| ServerMsg::parse(f).unwrap())
-        .collect();
+    let frames = messages(&p);
     let welcome = frames
         .iter()
         .find_map(|m| match m {

@@ -4,7 +4,7 @@
 use tokio::sync::{mpsc, oneshot};
 use tongcheng_core::protocol::ErrorCode;
 
-use super::table::{Cmd, TableTask};
+use super::table::{Cmd, Joining, TableTask};
 use super::{moved, rules_for, spawn_table, table_id};
 use crate::app::AppState;
 use crate::routes::Authed;
@@ -128,17 +128,17 @@ pub(super) async fn join(
         .flatten()
         .map_or_else(|| format!("player {account_id}"), |a| a.display_name);
     let (reply, answer) = oneshot::channel();
-    tx.send(Cmd::Join {
+    let joining = Joining {
         account: account_id,
         device: auth.session.device_id,
         name,
         after,
         conn,
         out,
-        reply,
-    })
-    .await
-    .map_err(|_| (ErrorCode::MatchOver, "the table is gone".to_string()))?;
+    };
+    tx.send(Cmd::Join(joining, reply))
+        .await
+        .map_err(|_| (ErrorCode::MatchOver, "the table is gone".to_string()))?;
     let player = answer
         .await
         .map_err(|_| (ErrorCode::MatchOver, "the table is gone".to_string()))??;

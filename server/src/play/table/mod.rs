@@ -45,17 +45,22 @@ use checkpoint::SaveJob;
 use storage::PendingEnd;
 use stream::Slot;
 
+/// A connection asking for a seat (its account's, or a free one).
+pub struct Joining {
+    pub account: i64,
+    pub device: i64,
+    pub name: String,
+    /// On reconnect: the last stream `seq` the client holds.
+    pub after: Option<u64>,
+    pub conn: u64,
+    /// Where the seat's frames go.
+    pub out: mpsc::Sender<String>,
+}
+
 /// What a connection asks of its table.
 pub enum Cmd {
-    Join {
-        account: i64,
-        device: i64,
-        name: String,
-        after: Option<u64>,
-        conn: u64,
-        out: mpsc::Sender<String>,
-        reply: oneshot::Sender<Result<u8, (ErrorCode, String)>>,
-    },
+    /// A seat: the player slot taken, or why not.
+    Join(Joining, oneshot::Sender<Result<u8, (ErrorCode, String)>>),
     Msg {
         player: u8,
         conn: u64,
@@ -254,17 +259,8 @@ impl TableTask {
 
     fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Join {
-                account,
-                device,
-                name,
-                after,
-                conn,
-                out,
-                reply,
-            } => {
-                let r = self.join(account, device, name, after, conn, out);
-                let _ = reply.send(r);
+            Cmd::Join(joining, reply) => {
+                let _ = reply.send(self.join(joining));
             }
             Cmd::Msg { player, conn, msg } => {
                 let p = usize::from(player % 4);

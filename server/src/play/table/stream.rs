@@ -11,7 +11,7 @@ use tongcheng_core::protocol::{ErrorCode, HandEnd, PlayerInfo, ServerMsg, Snapsh
 use tongcheng_core::record::HandRecord;
 
 use super::super::clock;
-use super::{Phase, TableTask};
+use super::{Joining, Phase, TableTask};
 
 /// The highest stream number a moved seat continues from: far above any real match's
 /// frames, far below where adding to it could overflow.
@@ -201,15 +201,15 @@ enum Kept {
 }
 
 impl TableTask {
-    pub(super) fn join(
-        &mut self,
-        account: i64,
-        device: i64,
-        name: String,
-        after: Option<u64>,
-        conn: u64,
-        out: mpsc::Sender<String>,
-    ) -> Result<u8, (ErrorCode, String)> {
+    pub(super) fn join(&mut self, joining: Joining) -> Result<u8, (ErrorCode, String)> {
+        let Joining {
+            account,
+            device,
+            name,
+            after,
+            conn,
+            out,
+        } = joining;
         let p = match self.slots.iter().position(|s| s.account == Some(account)) {
             Some(p) => p,
             None if self
