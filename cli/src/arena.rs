@@ -178,9 +178,11 @@ pub fn play(
                     .lock()
                     .unwrap_or_else(|x| x.into_inner())
                     .push(start.elapsed().as_nanos() as u64);
-                if table.act(p, a).is_err() {
+                // Outside programs keep their own time limit (the bridge's); the table's
+                // clock is off.
+                if table.act(p, a, 0).is_err() {
                     table
-                        .act(p, d.on_timeout)
+                        .act(p, d.on_timeout, 0)
                         .expect("a decision's timeout action is legal");
                 }
             }

@@ -4,7 +4,8 @@
 //! on iOS) draw the [`model::TableModel`] and send back [`model::ActionModel`]s.
 //!
 //! - [`session::GameSession`]: a hand or a match against bots; `table()`, `act()`,
-//!   `advance()`, `hint()`, `result()`, `record_json()`, `next_hand()`.
+//!   `advance()`, `hint()`, `result()`, `record_json()`, `next_hand()`. Its decision clock
+//!   is the core table's, driven by the time the shell passes in.
 //! - [`history::HistoryStore`]: the local hand history (SQLite).
 //! - [`matchmaking`]: the queue (`OnlineClient.queue` → `QueueTicket`), private rooms by
 //!   code and ratings.

@@ -331,6 +331,27 @@ pub struct TableModel {
     pub wild: Option<TileModel>,
     /// 翻财神: the tile turned up to choose the wild.
     pub wild_indicator: Option<TileModel>,
+    /// When your pending decision times out, on the clock the shell passes in (offline); none
+    /// when it is untimed or there is none. The table plays the timeout itself: the shell only
+    /// draws the countdown.
+    pub deadline_ms: Option<u64>,
+    /// Time left for it, as of the time last passed in (online: as of now).
+    pub remaining_ms: Option<u64>,
+    /// Your bank time left (时间银行: spent when a decision runs over its limit).
+    pub bank_ms: u64,
+    /// 托管: your seat plays itself (after two timeouts in a row, or asked for) until you take
+    /// it back.
+    pub auto_play: bool,
+}
+
+/// The person's clock as the table screen draws it: the core table's (offline) or the
+/// server's (online).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockShown {
+    pub deadline_ms: Option<u64>,
+    pub remaining_ms: Option<u64>,
+    pub bank_ms: u64,
+    pub auto_play: bool,
 }
 
 pub fn table(
@@ -339,6 +360,7 @@ pub fn table(
     hand_number: u32,
     result: Option<&HandResult>,
     match_finished: bool,
+    clock: ClockShown,
 ) -> TableModel {
     TableModel {
         hand_number,
@@ -369,6 +391,10 @@ pub fn table(
         match_finished,
         wild: v.wild.map(TileModel::of),
         wild_indicator: v.wild_indicator.map(TileModel::of),
+        deadline_ms: clock.deadline_ms,
+        remaining_ms: clock.remaining_ms,
+        bank_ms: clock.bank_ms,
+        auto_play: clock.auto_play,
     }
 }
 

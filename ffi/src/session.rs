@@ -1,6 +1,8 @@
 //! `GameSession`: a hand or a match against bots on the core's table host, driven by the
-//! shell. No game logic lives here: the core's [`Table`] runs the bots, keeps the person's
-//! event cursor and the saved form; this file maps it for Kotlin and Swift.
+//! shell. No game logic lives here: the core's [`Table`] runs the bots, the decision clock
+//! (time limits, timeouts, 托管), the person's event cursor and the saved form; this file maps
+//! it for Kotlin and Swift. The shell passes its monotonic time in (`advance`, `act`) and
+//! draws the countdown the model carries.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -13,7 +15,9 @@ use tongcheng_core::wall::Seed;
 
 use crate::TongchengError;
 use crate::history::HistoryStore;
-use crate::model::{ActionModel, EventModel, HintModel, ResultModel, TableModel, table};
+use crate::model::{
+    ActionModel, ClockShown, EventModel, HintModel, ResultModel, TableModel, table,
+};
 
 /// How to start a session.
 #[derive(Clone, Debug, uniffi::Record)]
@@ -30,6 +34,10 @@ pub struct SessionConfig {
     /// The person's player slot (0–3); that player starts in that seat.
     #[uniffi(default = 0)]
     pub player: u8,
+    /// How the person is timed: "match" (the rules' limits), "relaxed" (at least 30 s a
+    /// discard and 10 s a claim) or "off".
+    #[uniffi(default = "match")]
+    pub clock: String,
 }
 
 /// Receives every change of the table. Implemented by the shells (Kotlin, Swift).
@@ -57,6 +65,8 @@ struct State {
     table: Table,
     /// The person's player slot.
     you: usize,
+    /// The shell's time last passed in (ms on its monotonic clock).
+    now_ms: u64,
     single_hand: bool,
     saving: Option<Saving>,
 }
@@ -96,12 +106,19 @@ impl GameSession {
         let by_seat: [i32; 4] =
             std::array::from_fn(|i| scores[t.player_at(tongcheng_core::seat::Seat(i as u8))]);
         let finished_match = t.is_over() || (s.single_hand && g.is_finished());
+        let clock = ClockShown {
+            deadline_ms: t.deadline(s.you),
+            remaining_ms: t.remaining_ms(s.you, s.now_ms),
+            bank_ms: t.bank_ms(s.you),
+            auto_play: t.auto_play(s.you),
+        };
         table(
             &t.view(s.you),
             by_seat,
             t.match_state().hand_index() + 1,
             g.result(),
             finished_match,
+            clock,
         )
     }
 
@@ -215,6 +232,10 @@ impl GameSession {
             .level
             .parse()
             .map_err(|message| TongchengError::InvalidInput { message })?;
+        let clock: Clock = config
+            .clock
+            .parse()
+            .map_err(|message| TongchengError::InvalidInput { message })?;
         let you = usize::from(config.player);
         if you > 3 {
             return Err(TongchengError::InvalidInput {
@@ -241,13 +262,13 @@ impl GameSession {
             deal,
             players,
             bot_seed: config.seed,
-            // The shell shows the countdown and sends the timeout action itself.
-            clock: Clock::Off,
+            clock,
         });
         Ok(Arc::new(GameSession {
             state: Mutex::new(State {
                 table,
                 you,
+                now_ms: 0,
                 single_hand: !config.full_match,
                 saving: None,
             }),
@@ -278,6 +299,7 @@ impl GameSession {
             state: Mutex::new(State {
                 table,
                 you,
+                now_ms: 0,
                 single_hand,
                 saving: None,
             }),
@@ -324,35 +346,49 @@ impl GameSession {
         self.lock().saving.as_ref().and_then(|s| s.match_id)
     }
 
-    /// The table as the person sees it now.
+    /// The table as the person sees it now (the time left as of the time last passed in).
     pub fn table(&self) -> TableModel {
         GameSession::model(&self.lock())
     }
 
-    /// The person's action. An action that is not legal now is an `IllegalAction` error and
-    /// changes nothing. Read the new table with `table()` (or from the listener, or from the
-    /// `advance()` that usually follows).
-    pub fn act(&self, action: ActionModel) -> Result<(), TongchengError> {
+    /// The person's action at `now_ms` (the shell's monotonic clock, in ms: the time over the
+    /// decision's limit comes out of the bank). An action that is not legal now is an
+    /// `IllegalAction` error and changes nothing. Read the new table with `table()` (or from
+    /// the listener, or from the `advance()` that usually follows).
+    pub fn act(&self, action: ActionModel, now_ms: u64) -> Result<(), TongchengError> {
         let action = action.to_core()?;
         let mut s = self.lock();
         let you = s.you;
         s.table
-            .act(you, action)
+            .act(you, action, now_ms)
             .map_err(|e| TongchengError::IllegalAction {
                 message: e.to_string(),
             })?;
+        s.now_ms = now_ms;
         self.changed(s, false).map(|_| ())
     }
 
-    /// Lets the bots play until the person must decide or the hand is over. A finished hand
-    /// is saved to the attached history (a history error is raised after the table moved).
-    pub fn advance(&self) -> Result<TableModel, TongchengError> {
+    /// Plays everything due at `now_ms` (the shell's monotonic clock, in ms): the bots, the
+    /// stand-in of a seat on 托管, and the person's timeout once the clock has run out — until
+    /// the person must decide or the hand is over. Shells call it after every action and
+    /// while a decision is timed (each second, for the countdown). A finished hand is saved
+    /// to the attached history (a history error is raised after the table moved).
+    pub fn advance(&self, now_ms: u64) -> Result<TableModel, TongchengError> {
         let mut s = self.lock();
-        s.table.run_bots();
+        s.now_ms = now_ms;
+        s.table.run(now_ms);
         match self.changed(s, true)? {
             Some(model) => Ok(model),
             None => Ok(self.table()),
         }
+    }
+
+    /// Puts the person's seat on 托管 (it plays itself) or takes it back; true when that
+    /// changed. Call `advance` after.
+    pub fn set_auto_play(&self, on: bool) -> bool {
+        let mut s = self.lock();
+        let you = s.you;
+        s.table.set_auto_play(you, on)
     }
 
     /// Advice for the person's pending decision, if any.
@@ -415,3 +451,7 @@ pub fn verify_record(record_json: String) -> Result<Vec<String>, TongchengError>
         .map(|e| EventModel::of(e).text)
         .collect())
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -10,7 +10,9 @@ use tongcheng_client::{OnlineOptions, OnlineUpdate};
 use tongcheng_core::seat::Seat;
 
 use crate::TongchengError;
-use crate::model::{ActionModel, EventModel, HintModel, PendingModel, TableModel, table};
+use crate::model::{
+    ActionModel, ClockShown, EventModel, HintModel, PendingModel, TableModel, table,
+};
 use crate::online::OnlineClient;
 
 /// Something that happened at the online table, in order.
@@ -184,15 +186,21 @@ impl OnlineSession {
     }
 
     /// The table as you last saw it (at your last decision); scores are by player slot in
-    /// `scores()`, not here.
+    /// `scores()`, not here. The time left is the server's clock's, as of now.
     pub fn table(&self) -> Option<TableModel> {
         let v = self.inner.table()?;
+        let clock = ClockShown {
+            remaining_ms: self.inner.time_left().map(|d| d.as_millis() as u64),
+            auto_play: self.inner.auto_play(),
+            ..ClockShown::default()
+        };
         Some(table(
             &v,
             [0; 4],
             self.inner.hand() + 1,
             None,
             self.inner.is_over(),
+            clock,
         ))
     }
 

@@ -392,12 +392,26 @@ fn play_table(config: TableConfig, c: &mut Choices) {
                     let legal =
                         t.player(p).is_person() && t.game().legal_actions(seat).contains(&a);
                     let before = format!("{:?}", t.game());
-                    match t.act(p, a) {
-                        Ok(()) => assert!(legal, "{a:?} by player {p} accepted, not offered"),
+                    match t.act(p, a, now) {
+                        Ok(_) => assert!(legal, "{a:?} by player {p} accepted, not offered"),
                         Err(e) => {
                             assert!(!legal, "{a:?} by player {p} offered but refused: {e}");
                             assert_eq!(before, format!("{:?}", t.game()), "{a:?} ({e})");
                         }
+                    }
+                    continue;
+                }
+                if c.chance(32) {
+                    // The host's side of the clock: 托管 asked for or taken back, a person
+                    // away or back, the clock stopped or started.
+                    let p = c.below(4);
+                    match c.below(3) {
+                        0 => {
+                            t.set_auto_play(p, c.flag());
+                        }
+                        1 => t.set_away(p, c.flag()),
+                        _ if t.clock_paused() => t.resume_clock(now),
+                        _ => t.pause_clock(now),
                     }
                     continue;
                 }
@@ -408,7 +422,7 @@ fn play_table(config: TableConfig, c: &mut Choices) {
                 let p = people[c.below(people.len())];
                 let d = t.decision(p).expect("a pending person has a decision");
                 let a = d.legal[c.below(d.legal.len())];
-                if let Err(e) = t.act(p, a) {
+                if let Err(e) = t.act(p, a, now) {
                     panic!("{a:?} by player {p} was offered but refused: {e}");
                 }
             }
@@ -468,7 +482,7 @@ fuzz_target!(|data: &[u8]| {
         deal,
         players: std::array::from_fn(|_| player(&mut c)),
         bot_seed: c.u64(),
-        clock: [Clock::Off, Clock::Rules, Clock::Relaxed][c.below(3)],
+        clock: Clock::ALL[c.below(3)],
     };
     let level_ok = mode == 3 || setup.dealer_level <= max;
     if !valid || !level_ok {

@@ -126,7 +126,6 @@ final class AppModel: ObservableObject {
 struct TableView: View {
     @Environment(\.scenePhase) private var phase
     @StateObject private var model = AppModel()
-    @State private var secondsLeft = 0
 
     var body: some View {
         VStack(alignment: .leading, spacing: 6) {
@@ -148,7 +147,8 @@ struct TableView: View {
         ForEach(state.seats.filter { !$0.isYou }, id: \.seat) { s in seatView(s) }
         Spacer()
         if let you = state.seats.first(where: { $0.isYou }) { seatView(you) }
-        Text(state.status + (TablePresenter.countdown(state, secondsLeft: secondsLeft).map { " · \($0)" } ?? ""))
+        Text(state.status + (TablePresenter.countdown(state).map { " · \($0)" } ?? ""))
+        if state.autoPlay { Button("Take back") { model.ui = p.autoPlay(false) } }
         if let e = state.error { Text(e).foregroundColor(.red) }
         if let h = model.hint { hintPanel(h) }
         HStack(spacing: 1) {
@@ -171,14 +171,16 @@ struct TableView: View {
                 Button("Next hand") { _ = p.nextHand(); model.ui = p.state; model.hint = nil }
             }
         }
-        // The countdown restarts with every new table; at zero the safe default is played.
-        Color.clear.frame(height: 0).task(id: state) {
-            secondsLeft = state.secondsLimit
-            while secondsLeft > 0 {
-                do { try await Task.sleep(nanoseconds: 1_000_000_000) } catch { return } // cancelled: a newer table
-                secondsLeft -= 1
+        // Time passes: the table's clock plays timeouts and 托管 itself; this only redraws.
+        Color.clear.frame(height: 0).task {
+            while true {
+                do { try await Task.sleep(nanoseconds: 250_000_000) } catch { return } // the view is gone
+                let next = p.tick()
+                if next != model.ui {
+                    if next.status != model.ui?.status || next.hand != model.ui?.hand { model.hint = nil }
+                    model.ui = next
+                }
             }
-            if state.secondsLimit > 0 && !state.handFinished { model.ui = p.timeout(); model.hint = nil }
         }
     }
 

@@ -52,6 +52,8 @@ struct Played {
     /// Event indices seen per hand, in arrival order.
     indices: BTreeMap<u32, Vec<u32>>,
     auto_play_seen: bool,
+    /// Taken off auto-play after it was on.
+    auto_play_off_seen: bool,
     /// Welcomed back to a seat held (after a reconnect).
     resumed: bool,
     errors: Vec<ErrorCode>,
@@ -64,6 +66,8 @@ enum Style {
     Quick,
     /// Never answers a decision.
     Silent,
+    /// Silent until its seat is on auto-play, then quick: a person coming back.
+    Returns,
     /// Quick, but drops its connection at its `n`th decision of hand 0, stays away a while
     /// and comes back.
     DropAt(u32),
@@ -105,7 +109,7 @@ fn play(session: OnlineSession, style: Style, limit: Duration) -> Played {
                     session.reconnect().unwrap();
                     continue;
                 }
-                if style == Style::Silent {
+                if style == Style::Silent || (style == Style::Returns && !out.auto_play_seen) {
                     continue;
                 }
                 if let Style::Paced(ms) = style {
@@ -120,7 +124,10 @@ fn play(session: OnlineSession, style: Style, limit: Duration) -> Played {
                 // A decision already gone (answered by auto-play meanwhile) is fine.
                 let _ = session.act(action);
             }
-            OnlineUpdate::AutoPlay { on } => out.auto_play_seen |= on,
+            OnlineUpdate::AutoPlay { on } => {
+                out.auto_play_off_seen |= !on && out.auto_play_seen;
+                out.auto_play_seen |= on;
+            }
             OnlineUpdate::Joined { resumed, .. } => out.resumed |= resumed,
             OnlineUpdate::Error { code, .. } => out.errors.push(code),
             OnlineUpdate::MatchEnd { .. } => break,
@@ -164,6 +171,14 @@ fn match_of(server: &TestServer, table: &str, styles: &[Style]) -> Vec<Played> {
         .map(|(s, style)| std::thread::spawn(move || play(s, style, Duration::from_secs(40))))
         .collect();
     threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+/// The frames a seat received, read.
+fn messages(p: &Played) -> Vec<ServerMsg> {
+    p.frames
+        .iter()
+        .map(|f| ServerMsg::parse(f).unwrap())
+        .collect()
 }
 
 fn assert_clean_stream(p: &Played) {
@@ -514,6 +529,35 @@ fn a_silent_person_goes_on_auto_play_and_the_match_finishes() {
 }
 
 #[test]
+fn a_person_who_answers_again_is_taken_off_auto_play_and_timed_again() {
+    let server = start(online(Some(short_rules("online-test", 2))));
+    let played = match_of(&server, "back", &[Style::Quick, Style::Returns]);
+    let back = played.iter().find(|p| p.player == 1).unwrap();
+    assert!(back.auto_play_seen, "no auto-play after two timeouts");
+    assert!(back.auto_play_off_seen, "answering did not end auto-play");
+    for p in &played {
+        assert_all_fair(p, 2);
+        assert_clean_stream(p);
+    }
+    // The decisions after auto-play ends are timed again.
+    let frames = messages(back);
+    let off = frames
+        .iter()
+        .position(|m| matches!(m, ServerMsg::AutoPlay { on: false, .. }))
+        .unwrap();
+    assert!(
+        frames[off..].iter().any(|m| matches!(
+            m,
+            ServerMsg::Decision {
+                deadline_ms: Some(_),
+                ..
+            }
+        )),
+        "no timed decision after auto-play ended"
+    );
+}
+
+#[test]
 fn bots_take_the_seats_nobody_came_for() {
     let mut o = online(Some(short_rules("online-test", 2)));
     o.lobby_ms = 300;
@@ -530,11 +574,7 @@ fn bots_take_the_seats_nobody_came_for() {
     assert_all_fair(&p, 2);
     assert_clean_stream(&p);
     // Everyone else at the table was a bot: their seats never needed an answer.
-    let frames: Vec<ServerMsg> = p
-        .frames
-        .iter()
-        .map(|f| ServerMsg::parse(f).unwrap())
-        .collect();
+    let frames = messages(&p);
     let welcome = frames
         .iter()
         .find_map(|m| match m {

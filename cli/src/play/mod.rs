@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 use tongcheng_core::bot::Level;
 use tongcheng_core::rules::{Piao, RuleSet};
+use tongcheng_core::table::Clock;
 
 use store::{Store, default_db_path, now_secs, unfinished_path};
 use tiles::TileFace;
@@ -50,7 +51,8 @@ pub struct Args {
     pub ascii: bool,
     /// Your clock against the bots: `relaxed` (at least 30 s a discard and 10 s a claim),
     /// `match` (the rules' own limits, 3 s a claim) or `off` (no time limit). The bots'
-    /// claims never wait on it.
+    /// claims never wait on it. Two timeouts in a row put your seat on 托管 (it plays
+    /// itself) until you press a key.
     #[arg(long, default_value = "relaxed")]
     pub clock: Clock,
     /// Play online at a table the server hosts (moves as lines; see `online`).
@@ -71,29 +73,6 @@ pub struct Args {
     pub piao_each_hand: bool,
 }
 
-/// How long the human has for a decision in offline play (a player setting, as in phone
-/// apps: a claim offer needs more than the rules' 3 s to read when you are learning).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Clock {
-    /// No time limit: the table waits for you.
-    Off,
-    /// At least 30 s for a discard and 10 s for a claim.
-    Relaxed,
-    /// The rules' limits, as online.
-    Match,
-}
-
-impl Clock {
-    /// Seconds allowed for a decision whose rule limit is `limit_secs`; `None` for no limit.
-    pub fn limit(self, limit_secs: u32, is_turn: bool) -> Option<u32> {
-        match self {
-            Clock::Off => None,
-            Clock::Match => Some(limit_secs),
-            Clock::Relaxed => Some(limit_secs.max(if is_turn { 30 } else { 10 })),
-        }
-    }
-}
-
 /// Everything a front end needs to start.
 pub struct Setup {
     pub rules: RuleSet,
@@ -106,7 +85,8 @@ pub struct Setup {
     pub face: TileFace,
     /// The command that continues a match saved on quit (with this `--db`, if one was given).
     pub resume_command: String,
-    /// How the human's clock runs.
+    /// How the human is timed in the TUI (the core table's clock; a player setting, as in
+    /// phone apps: a claim offer needs more than the rules' 3 s to read when learning).
     pub clock: Clock,
 }
 

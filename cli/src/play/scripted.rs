@@ -11,6 +11,7 @@ use tongcheng_core::game::Decision;
 use tongcheng_core::hint::hint;
 use tongcheng_core::rules::MAX_PIAO;
 use tongcheng_core::seat::Seat;
+use tongcheng_core::table::Clock;
 
 use super::Setup;
 use super::command::{Command, HELP, action_text, parse, resolve};
@@ -64,7 +65,7 @@ fn open_table(setup: &Setup, store: &mut Store, out: &mut dyn Write) -> io::Resu
     let fresh = || Table::new(setup.rules.clone(), setup.seed, setup.level);
     Ok(match (saved, setup.resume) {
         (Ok(Some(u)), true) => {
-            let t = Table::resume(&u).map_err(|e| {
+            let mut t = Table::resume(&u).map_err(|e| {
                 other(format!(
                     "the unfinished match in {} cannot be resumed ({e}); it was left untouched",
                     path.display()
@@ -78,6 +79,8 @@ fn open_table(setup: &Setup, store: &mut Store, out: &mut dyn Write) -> io::Resu
                 path.display()
             )?;
             writeln!(out, "  {}", describe_unfinished(&u))?;
+            // Saved by the TUI with its clock: lines are read without one.
+            t.set_clock(Clock::Off);
             t
         }
         (Ok(Some(u)), false) => {
@@ -142,8 +145,12 @@ pub fn run(
     let mut printed = 0;
     loop {
         printed = print_events(&table, printed, out)?;
-        match table.advance().map_err(other)? {
-            Step::Bot { .. } => {}
+        // No clock: the output depends only on the seed, the level and the input.
+        match table.advance(0).map_err(other)? {
+            Step::Moved { .. } => {}
+            Step::TimedOut { action, .. } => {
+                writeln!(out, "time is up: auto-played {}", action_text(action))?
+            }
             Step::Human(d) => {
                 if !ask(&mut table, &d, &mut input, &setup, &store, out)? {
                     return Ok(());
@@ -264,7 +271,7 @@ fn ask(
     loop {
         if input.ended {
             let a = d.on_timeout;
-            t.apply_human(a).map_err(other)?;
+            t.apply_human(a, 0).map_err(other)?;
             writeln!(out, "auto-play: {}", action_text(a))?;
             return Ok(true);
         }
@@ -299,7 +306,7 @@ fn ask(
                 return Ok(false);
             }
             cmd => {
-                match resolve(cmd, d).and_then(|a| t.apply_human(a).map_err(|e| e.to_string())) {
+                match resolve(cmd, d).and_then(|a| t.apply_human(a, 0).map_err(|e| e.to_string())) {
                     Ok(()) => return Ok(true),
                     Err(e) => print(out, &wrap_text(&format!("error: line {n}: "), &e))?,
                 }

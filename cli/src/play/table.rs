@@ -4,8 +4,9 @@
 //!
 //! Both front ends (the TUI and the scripted mode) drive a [`Table`] the same way: call
 //! [`Table::advance`] until it hands back the human's decision or the end of the hand, answer
-//! with [`Table::apply_human`], and move on with [`Table::next_hand`]. The terminal keeps its
-//! own countdown (the core table's clock is off), since it animates the bots between moves.
+//! with [`Table::apply_human`], and move on with [`Table::next_hand`]. Time limits, timeouts
+//! and 托管 are the core table's clock ([`Clock`]); the scripted mode runs it off, the TUI
+//! passes its time in.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,7 +15,7 @@ use tongcheng_core::game::{Action, Decision, Game, GameError, Match, SeatView};
 use tongcheng_core::record::RecordedAction;
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::Seat;
-use tongcheng_core::table::{self, Clock, Player, SavedTable, TableConfig};
+use tongcheng_core::table::{self, Clock, Mover, Player, SavedTable, TableConfig};
 
 /// The human's player number (players 1–3 are bots).
 pub const HUMAN: usize = 0;
@@ -22,13 +23,17 @@ pub const HUMAN: usize = 0;
 /// What happened on one [`Table::advance`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// A bot acted (already applied); `visible` when it changed the table (a discard, a
-    /// meld, a win), as opposed to a silent answer in a claim window.
-    Bot {
+    /// A bot acted, or the stand-in for the human on 托管 (already applied); `visible` when
+    /// it changed the table (a discard, a meld, a win), as opposed to a silent answer in a
+    /// claim window.
+    Moved {
         seat: Seat,
         action: Action,
         visible: bool,
     },
+    /// The human's time ran out: the decision's timeout action was played. `auto_play` when
+    /// it was the second in a row and the seat is on 托管 from now on.
+    TimedOut { action: Action, auto_play: bool },
     /// The human must decide.
     Human(Decision),
     /// The hand is over: show it, save it, then [`Table::next_hand`].
@@ -85,6 +90,7 @@ impl Unfinished {
                         hands: old.hands,
                         piao: Vec::new(),
                         seeds: Vec::new(),
+                        clock: None,
                     },
                     match_id: old.match_id,
                 })
@@ -119,8 +125,8 @@ impl Unfinished {
     }
 }
 
-/// The terminal's match: the core's person-and-bots table, its clock off (the terminal
-/// keeps the countdown).
+/// The terminal's match: the core's person-and-bots table, its clock off until a front end
+/// sets one ([`Table::set_clock`]).
 fn config(rules: RuleSet, seed: u64, level: Level) -> TableConfig {
     TableConfig {
         clock: Clock::Off,
@@ -232,32 +238,73 @@ impl Table {
         self.t.match_state().scores()[self.t.player_at(seat)]
     }
 
-    /// Plays one bot decision if any bot is due, else reports the human's decision or the end
-    /// of the hand.
-    pub fn advance(&mut self) -> Result<Step, String> {
-        match self.t.step(0) {
-            table::Step::Acted {
-                seat,
-                action,
-                visible,
-                ..
-            } => Ok(Step::Bot {
-                seat,
-                action,
-                visible,
-            }),
-            table::Step::Waiting { .. } => self
-                .t
-                .decision(HUMAN)
-                .map(Step::Human)
-                .ok_or_else(|| "the hand is stuck: nobody has a decision to make".into()),
-            table::Step::HandOver => Ok(Step::HandOver),
+    /// How the human is timed from now on (the front end's setting; a resumed match takes
+    /// the one it is played with now).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.t.set_clock(clock);
+    }
+
+    /// Plays one move due at `now_ms` (a bot's, the stand-in's, or the human's timeout), else
+    /// reports the human's decision or the end of the hand.
+    pub fn advance(&mut self, now_ms: u64) -> Result<Step, String> {
+        loop {
+            return match self.t.step(now_ms) {
+                table::Step::Acted {
+                    action,
+                    by: Mover::Timeout { auto_play },
+                    ..
+                } => Ok(Step::TimedOut { action, auto_play }),
+                table::Step::Acted {
+                    seat,
+                    action,
+                    visible,
+                    ..
+                } => Ok(Step::Moved {
+                    seat,
+                    action,
+                    visible,
+                }),
+                // The stand-in is due at once (the human is on 托管).
+                table::Step::Waiting {
+                    deadline_ms: Some(at),
+                } if at <= now_ms => continue,
+                table::Step::Waiting { .. } => self
+                    .t
+                    .decision(HUMAN)
+                    .map(Step::Human)
+                    .ok_or_else(|| "the hand is stuck: nobody has a decision to make".into()),
+                table::Step::HandOver => Ok(Step::HandOver),
+            };
         }
     }
 
-    /// The human's answer; refused (and nothing changes) when illegal.
-    pub fn apply_human(&mut self, action: Action) -> Result<(), GameError> {
-        self.t.act(HUMAN, action)
+    /// The human's answer at `now_ms`; refused (and nothing changes) when illegal.
+    pub fn apply_human(&mut self, action: Action, now_ms: u64) -> Result<(), GameError> {
+        self.t.act(HUMAN, action, now_ms).map(|_| ())
+    }
+
+    /// Milliseconds the human has left for the pending decision; `None` when untimed.
+    pub fn remaining_ms(&self, now_ms: u64) -> Option<u64> {
+        self.t.remaining_ms(HUMAN, now_ms)
+    }
+
+    /// The human's seat is on 托管 (two timeouts in a row).
+    pub fn auto_play(&self) -> bool {
+        self.t.auto_play(HUMAN)
+    }
+
+    /// The human takes the seat back from 托管 (or hands it over); true when that changed.
+    pub fn set_auto_play(&mut self, on: bool) -> bool {
+        self.t.set_auto_play(HUMAN, on)
+    }
+
+    /// Stops the human's clock (a hint, a chooser or a question is open), or starts it again.
+    pub fn set_clock_paused(&mut self, paused: bool, now_ms: u64) {
+        if paused {
+            self.t.pause_clock(now_ms);
+        } else {
+            self.t.resume_clock(now_ms);
+        }
     }
 
     /// Books the finished hand and deals the next; false once the match is over (or while
@@ -293,10 +340,10 @@ mod tests {
     fn play(t: &mut Table, stop: usize) -> usize {
         let mut n = 0;
         while n < stop {
-            match t.advance().unwrap() {
-                Step::Bot { .. } => {}
+            match t.advance(0).unwrap() {
+                Step::Moved { .. } | Step::TimedOut { .. } => {}
                 Step::Human(d) => {
-                    t.apply_human(d.on_timeout).unwrap();
+                    t.apply_human(d.on_timeout, 0).unwrap();
                     n += 1;
                 }
                 Step::HandOver => {

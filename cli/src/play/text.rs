@@ -474,15 +474,15 @@ mod tests {
                     }
                 }
                 printed = t.game().events().len();
-                match t.advance().unwrap() {
-                    Step::Bot { .. } => {}
+                match t.advance(0).unwrap() {
+                    Step::Moved { .. } | Step::TimedOut { .. } => {}
                     Step::Human(d) => {
                         let v = t.view();
                         check(&table_block(&t, &v));
                         if let Some(h) = tongcheng_core::hint::hint(&v) {
                             check(&hint_block(&h, WIDTH));
                         }
-                        t.apply_human(d.on_timeout).unwrap();
+                        t.apply_human(d.on_timeout, 0).unwrap();
                     }
                     Step::HandOver => {
                         let r = t.game().result().unwrap().clone();
@@ -513,9 +513,9 @@ mod tests {
         let me = t.human_seat();
         let (mut hidden, mut own) = (0, 0);
         for _ in 0..30 {
-            let d = match t.advance().unwrap() {
+            let d = match t.advance(0).unwrap() {
                 Step::Human(d) => d,
-                Step::Bot { .. } => continue,
+                Step::Moved { .. } | Step::TimedOut { .. } => continue,
                 Step::HandOver => break,
             };
             for e in t.game().events_for(me) {
@@ -535,7 +535,7 @@ mod tests {
             if hidden > 0 {
                 assert!(text.contains("discards ##"), "{text}");
             }
-            t.apply_human(d.on_timeout).unwrap();
+            t.apply_human(d.on_timeout, 0).unwrap();
         }
         assert!(hidden > 0 && own > 0, "{hidden} hidden, {own} own");
     }
@@ -544,10 +544,10 @@ mod tests {
     fn the_table_block_shows_the_hand_and_the_moves() {
         let mut t = Table::new(RuleSet::guobiao(), 5, Level::Normal);
         let d = loop {
-            match t.advance().unwrap() {
+            match t.advance(0).unwrap() {
                 Step::Human(d) => break d,
                 Step::HandOver => panic!("no decision"),
-                Step::Bot { .. } => {}
+                Step::Moved { .. } | Step::TimedOut { .. } => {}
             }
         };
         let v = t.view();

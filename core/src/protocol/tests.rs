@@ -23,11 +23,11 @@ fn one_hand(
     let mut seen = Vec::new();
     loop {
         seen.extend(seat_events(t.game(), seat, seen.len()));
-        match t.run_bots() {
+        match t.run(0) {
             crate::table::Step::HandOver => break,
             _ => {
                 let d = t.decision(0).unwrap();
-                t.act(0, d.on_timeout).unwrap();
+                t.act(0, d.on_timeout, 0).unwrap();
             }
         }
     }
@@ -128,7 +128,7 @@ fn malformed_client_input_is_a_typed_error() {
 fn server_messages_round_trip_and_seats_are_bounded() {
     let (record, commitment, seen) = one_hand(11, Some(Bytes32([3; 32])));
     let mut t = Table::new(TableConfig::match_against_bots(crate::bot::Level::Easy, 1));
-    t.run_bots();
+    t.run(0);
     let view = t.view(0);
     let msgs = vec![
         ServerMsg::Welcome {
@@ -321,9 +321,9 @@ fn a_hand_is_redealt_only_before_its_first_action() {
     assert!(t.redeal(Seed::from_u64(77)));
     assert_eq!(t.game().setup().seed, Seed::from_u64(77));
     assert_ne!(t.game().events(), &before[..]);
-    t.run_bots();
+    t.run(0);
     let d = t.decision(0).unwrap();
-    t.act(0, d.on_timeout).unwrap();
+    t.act(0, d.on_timeout, 0).unwrap();
     let played = t.game().actions().len();
     assert!(!t.redeal(Seed::from_u64(78)));
     assert_eq!(t.game().setup().seed, Seed::from_u64(77));

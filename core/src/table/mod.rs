@@ -1,27 +1,30 @@
 //! Hosting a match: the one loop that runs a table for any mix of bots, local and remote
 //! players.
 //!
-//! The terminal game, the phone session, the bot arena and the engine soak all drive a
-//! [`Table`], and the server will too. The table owns the [`Match`], a controller per player
-//! ([`Player`]), a cursor per player over that seat's events, the deadlines of people's
-//! decisions and their timeout actions, and the saved form of a match ([`SavedTable`]).
+//! The terminal game, the phone session, the online server, the bot arena and the engine
+//! soak all drive a [`Table`]. The table owns the [`Match`], a controller per player
+//! ([`Player`]), a cursor per player over that seat's events, the decision clock (time
+//! limits, bank time, timeouts and 托管: [`clock`]) and the saved form of a match
+//! ([`SavedTable`]).
 //!
-//! The host calls [`Table::step`] with the time now (milliseconds on any clock it likes; the
-//! core reads none): each call plays one bot decision, or one timeout, or says the table is
-//! waiting for people, or that the hand is over. People's answers go in with [`Table::act`].
+//! The host calls [`Table::step`] with the time now (milliseconds on any monotonic clock it
+//! likes; the core reads none): each call plays one bot decision, one stand-in move or one
+//! timeout, or says the table is waiting for people (and when to step it again), or that the
+//! hand is over. People's answers go in with [`Table::act`], with the time they came.
 //!
 //! ```
 //! use tongcheng_core::table::{Player, Step, Table, TableConfig};
 //! use tongcheng_core::bot::Level;
 //!
 //! let mut t = Table::new(TableConfig::match_against_bots(Level::Easy, 7));
+//! let now = 0;
 //! loop {
-//!     match t.step(0) {
+//!     match t.step(now) {
 //!         Step::Acted { .. } => {}
 //!         // The person in player slot 0 plays whatever the timeout would.
 //!         Step::Waiting { .. } => {
 //!             let d = t.decision(0).unwrap();
-//!             t.act(0, d.on_timeout).unwrap();
+//!             t.act(0, d.on_timeout, now).unwrap();
 //!         }
 //!         Step::HandOver => break,
 //!     }
@@ -29,8 +32,10 @@
 //! assert!(t.record().is_some());
 //! ```
 
+pub mod clock;
 mod saved;
 
+pub use clock::{Answered, Clock, ClockKept};
 pub use saved::{SAVED_TABLE_VERSION, SavedTable, TableError};
 
 use serde::{Deserialize, Serialize};
@@ -73,30 +78,6 @@ impl Player {
     }
 }
 
-/// How people's decisions are timed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Clock {
-    /// The rule set's limits (online play, and offline "match" timing).
-    #[default]
-    Rules,
-    /// Offline and relaxed: every limit four times as long, so a claim offer can be read.
-    Relaxed,
-    /// No limits: the table waits for people as long as they like.
-    Off,
-}
-
-impl Clock {
-    /// Milliseconds a person has for a decision whose rule-set limit is `secs`.
-    pub fn limit_ms(self, secs: u32) -> Option<u64> {
-        match self {
-            Clock::Rules => Some(u64::from(secs) * 1000),
-            Clock::Relaxed => Some(u64::from(secs) * 4000),
-            Clock::Off => None,
-        }
-    }
-}
-
 /// What is dealt: a whole match, or one hand.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -116,6 +97,7 @@ pub struct TableConfig {
     pub players: [Player; 4],
     /// Seeds the bots, with the hand number and the player ([`bot_seed`]).
     pub bot_seed: u64,
+    /// How people are timed ([`Table::set_clock`] changes it).
     #[serde(default)]
     pub clock: Clock,
 }
@@ -141,7 +123,7 @@ impl TableConfig {
                 Player::Bot(level),
             ],
             bot_seed: seed,
-            clock: Clock::Rules,
+            clock: Clock::Match,
         }
     }
 
@@ -167,27 +149,32 @@ pub fn bot_seed(seed: u64, hand: u32, player: usize) -> u64 {
 /// What one [`Table::step`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// `seat` acted (already applied): a bot's choice, or a person's timeout action.
-    /// `visible` when it changed the table (a discard, a meld, a win) rather than a silent
-    /// answer in a claim window.
+    /// `seat` acted (already applied). `visible` when it changed the table (a discard, a
+    /// meld, a win) rather than a silent answer in a claim window.
     Acted {
         seat: Seat,
         action: Action,
-        timed_out: bool,
+        by: Mover,
         visible: bool,
     },
-    /// Only people have decisions to make; the earliest deadline, if timed.
+    /// Only people have decisions to make. `deadline_ms`: the time to step the table again
+    /// at the latest (the earliest deadline, or now when a stand-in is to move); `None`
+    /// when nothing is timed (the clock off or paused).
     Waiting { deadline_ms: Option<u64> },
     /// The hand is over: read its record, then [`Table::next_hand`].
     HandOver,
 }
 
-/// A pending decision's deadline, tied to the decision it was set for.
+/// Who made the move a [`Step::Acted`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Deadline {
-    /// Actions applied when the decision came up: a later decision has a larger count.
-    decision: usize,
-    at_ms: Option<u64>,
+pub enum Mover {
+    /// The bot of a bot's slot.
+    Bot,
+    /// A person's stand-in: the seat is on 托管, or its person away.
+    StandIn,
+    /// The person's time ran out: the decision's timeout action was played. `auto_play`
+    /// when it was the second in a row and the seat is on 托管 from now on.
+    Timeout { auto_play: bool },
 }
 
 /// A match (or one hand) being hosted.
@@ -201,10 +188,8 @@ pub struct Table {
     decision: Option<Decision>,
     /// Events each player has taken in the current hand.
     cursors: [usize; 4],
-    /// People's deadlines by seat.
-    deadlines: [Option<Deadline>; 4],
-    /// Timeouts in a row per player (托管 after two, online).
-    timeouts: [u32; 4],
+    /// People's decision clock.
+    timing: clock::Timing,
     /// The actions of every hand already booked.
     played: Vec<Vec<RecordedAction>>,
     /// The 飘 chosen in every hand already booked, by seat (飘 chosen each hand only).
@@ -221,7 +206,7 @@ impl std::fmt::Debug for Table {
             .field("config", &self.config)
             .field("decision", &self.decision)
             .field("cursors", &self.cursors)
-            .field("timeouts", &self.timeouts)
+            .field("timing", &self.timing)
             .finish_non_exhaustive()
     }
 }
@@ -248,6 +233,10 @@ impl Table {
             Deal::Hand(setup) => Match::single(setup.clone()),
         };
         let bots = std::array::from_fn(|p| config.players[p].bot(bot_seed(config.bot_seed, 0, p)));
+        let timing = clock::Timing::new(
+            config.rules().time.bank_secs,
+            config.players.iter().any(|p| p.is_person()),
+        );
         let mut t = Table {
             config,
             play,
@@ -255,8 +244,7 @@ impl Table {
             views: Default::default(),
             decision: None,
             cursors: [0; 4],
-            deadlines: [None; 4],
-            timeouts: [0; 4],
+            timing,
             played: Vec::new(),
             played_piao: Vec::new(),
             played_seeds: Vec::new(),
@@ -371,20 +359,6 @@ impl Table {
         self.game().decision(self.seat_of(player))
     }
 
-    /// When player `player`'s pending decision times out (ms), once [`Table::step`] has seen
-    /// it; `None` when untimed or not pending.
-    pub fn deadline(&self, player: usize) -> Option<u64> {
-        let seat = self.seat_of(player);
-        self.deadlines[seat.index()]
-            .filter(|d| d.decision == self.game().actions().len() && self.game().is_pending(seat))
-            .and_then(|d| d.at_ms)
-    }
-
-    /// Timeouts in a row of player `player` (reset when the player acts).
-    pub fn timeouts(&self, player: usize) -> u32 {
-        self.timeouts[player % 4]
-    }
-
     /// Deals the current hand again from `seed` before anyone has acted (online tables deal
     /// from a provably fair seed, [`crate::fair`]); its saved form then keeps each hand's
     /// seed, so it resumes (a table moved to another server node). False, and nothing
@@ -395,24 +369,32 @@ impl Table {
         }
         self.redealt = true;
         self.cursors = [0; 4];
-        self.deadlines = [None; 4];
+        self.timing.close_all();
         true
     }
 
-    /// Player `player`'s answer. Refused (and nothing changes) when the slot is a bot's or
-    /// the action is not legal now.
-    pub fn act(&mut self, player: usize, action: Action) -> Result<(), GameError> {
+    /// Player `player`'s answer, at `now_ms` on the host's clock (the time over the
+    /// decision's limit comes out of the bank). Refused (and nothing changes) when the slot
+    /// is a bot's or the action is not legal now. Acting takes the seat off 托管.
+    pub fn act(
+        &mut self,
+        player: usize,
+        action: Action,
+        now_ms: u64,
+    ) -> Result<Answered, GameError> {
         let seat = self.seat_of(player);
         if !self.config.players[player % 4].is_person() {
             return Err(GameError::NotYourTurn(seat));
         }
+        let timer = self.open_timer(seat);
         self.play.apply(seat, action)?;
-        self.timeouts[player % 4] = 0;
-        Ok(())
+        // The decisions this answer makes open at the next step, the time the host goes on.
+        Ok(self.answered(player, timer, now_ms))
     }
 
-    /// Plays one bot decision if any bot is due; else a person's timeout if one has passed;
-    /// else says who is waited for, or that the hand is over.
+    /// Plays one bot decision if any bot is due; else a stand-in's move or a person's
+    /// timeout if one is due at `now_ms`; else says who is waited for (and until when), or
+    /// that the hand is over.
     pub fn step(&mut self, now_ms: u64) -> Step {
         if self.game().is_finished() {
             return Step::HandOver;
@@ -423,81 +405,35 @@ impl Table {
             .find(|&s| self.game().is_pending(s) && self.bots[self.play.player_at(s)].is_some())
         {
             let action = self.play_bot(seat);
+            let visible = self.game().events().len() != before;
+            self.open_timers(now_ms);
             return Step::Acted {
                 seat,
                 action,
-                timed_out: false,
-                visible: self.game().events().len() != before,
+                by: Mover::Bot,
+                visible,
             };
         }
-        let now_decision = self.game().actions().len();
-        let mut earliest: Option<u64> = None;
-        for seat in Seat::ALL {
-            if !self.game().is_pending(seat) {
-                continue;
-            }
-            let d = match self.deadlines[seat.index()] {
-                Some(d) if d.decision == now_decision => d,
-                _ => {
-                    let limit = self.game().decision(seat).map_or(0, |d| d.limit_secs);
-                    let d = Deadline {
-                        decision: now_decision,
-                        at_ms: self
-                            .config
-                            .clock
-                            .limit_ms(limit)
-                            .map(|l| now_ms.saturating_add(l)),
-                    };
-                    self.deadlines[seat.index()] = Some(d);
-                    d
-                }
-            };
-            match d.at_ms {
-                Some(at) if now_ms >= at => {
-                    let action = self.time_out(seat);
-                    return Step::Acted {
-                        seat,
-                        action,
-                        timed_out: true,
-                        visible: self.game().events().len() != before,
-                    };
-                }
-                Some(at) => earliest = Some(earliest.map_or(at, |e| e.min(at))),
-                None => {}
-            }
-        }
-        Step::Waiting {
-            deadline_ms: earliest,
-        }
+        self.step_people(now_ms)
     }
 
-    /// Steps until people must decide or the hand is over, ignoring the clock: what a local
-    /// game against bots runs between the person's moves.
-    pub fn run_bots(&mut self) -> Step {
+    /// Steps until nothing is due at `now_ms` (bots, stand-ins and timeouts played): the
+    /// people's wait, or the hand's end. What a local game runs between a person's moves.
+    pub fn run(&mut self, now_ms: u64) -> Step {
         loop {
-            match self.step(0) {
+            match self.step(now_ms) {
                 Step::Acted { .. } => {}
+                Step::Waiting {
+                    deadline_ms: Some(at),
+                } if at <= now_ms => {}
                 other => return other,
             }
         }
     }
 
-    /// Plays `seat`'s timeout action (the safe default of its decision).
-    fn time_out(&mut self, seat: Seat) -> Action {
-        let action = self
-            .game()
-            .decision(seat)
-            .map_or(Action::Pass, |d| d.on_timeout);
-        let p = self.play.player_at(seat);
-        self.timeouts[p] = self.timeouts[p].saturating_add(1);
-        self.play
-            .apply(seat, action)
-            .expect("a decision's timeout action is legal");
-        action
-    }
-
-    /// Asks the bot in `seat` and applies its choice. A choice the engine refuses falls back
-    /// to the decision's timeout action, so a bot bug cannot stall the table.
+    /// Asks the bot (or the stand-in) in `seat` and applies its choice. A choice the engine
+    /// refuses falls back to the decision's timeout action, so a bot bug cannot stall the
+    /// table.
     fn play_bot(&mut self, seat: Seat) -> Action {
         let action = self.ask_bot(seat);
         if self.play.apply(seat, action).is_ok() {
@@ -513,15 +449,20 @@ impl Table {
         fallback
     }
 
-    /// The bot's choice for `seat`'s pending decision, from the decision alone where the bot
-    /// can, else from its view.
+    /// The bot's choice for `seat`'s pending decision (a person's: the stand-in's), from the
+    /// decision alone where the bot can, else from its view.
     fn ask_bot(&mut self, seat: Seat) -> Action {
         let p = self.play.player_at(seat);
+        let mut stand_in;
+        let bot: &mut dyn Bot = match self.bots[p].as_mut() {
+            Some(b) => b.as_mut(),
+            None => {
+                stand_in = self.stand_in(p);
+                &mut stand_in
+            }
+        };
         let game = self.play.game();
         game.decision_into(seat, &mut self.decision);
-        let Some(bot) = self.bots[p].as_mut() else {
-            return Action::Pass;
-        };
         if let Some(d) = &self.decision
             && let Some(a) = bot.choose_fast(d)
         {
@@ -584,7 +525,7 @@ impl Table {
                 }
             }
             self.cursors = [0; 4];
-            self.deadlines = [None; 4];
+            self.timing.close_all();
             self.bots_choose_piao();
         }
         more
@@ -609,3 +550,6 @@ fn recorded(g: &Game) -> Vec<RecordedAction> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod clock_tests;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Table, TableConfig, recorded};
+use super::{ClockKept, Table, TableConfig, recorded};
 use crate::record::RecordedAction;
 use crate::rules::{Piao, RulesError};
 use crate::seat::Seat;
@@ -31,6 +31,10 @@ pub struct SavedTable {
     /// otherwise, so saves of tables that never redeal are unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seeds: Vec<Seed>,
+    /// The decision clock's bank time, timeouts in a row and 托管, when any differs from a
+    /// new match's (left out otherwise, so older saves read and write unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockKept>,
 }
 
 /// Why a table could not be made or rebuilt. Nothing is changed by any of these.
@@ -92,6 +96,7 @@ impl Table {
             hands,
             piao,
             seeds: if self.redealt { seeds } else { Vec::new() },
+            clock: self.timing.kept(self.rules().time.bank_secs),
         }
     }
 
@@ -150,6 +155,9 @@ impl Table {
                     "unfinished, but more hands follow".into(),
                 ));
             }
+        }
+        if let Some(kept) = &saved.clock {
+            t.timing.restore(kept);
         }
         Ok(t)
     }

@@ -8,10 +8,10 @@ use crate::seat::Wind;
 fn play(t: &mut Table, stop: usize) -> usize {
     let mut n = 0;
     while n < stop {
-        match t.run_bots() {
+        match t.run(0) {
             Step::Waiting { .. } => {
                 let d = t.decision(0).expect("the person is waited for");
-                t.act(0, d.on_timeout).unwrap();
+                t.act(0, d.on_timeout, 0).unwrap();
                 n += 1;
             }
             Step::HandOver => {
@@ -19,7 +19,7 @@ fn play(t: &mut Table, stop: usize) -> usize {
                     break;
                 }
             }
-            Step::Acted { .. } => unreachable!("run_bots returns on people or the end"),
+            Step::Acted { .. } => unreachable!("run returns on people or the end"),
         }
     }
     n
@@ -30,10 +30,10 @@ fn a_match_against_bots_plays_to_the_end_and_every_hand_verifies() {
     let mut t = Table::new(TableConfig::match_against_bots(Level::Normal, 3));
     let mut records = Vec::new();
     loop {
-        match t.run_bots() {
+        match t.run(0) {
             Step::Waiting { .. } => {
                 let d = t.decision(0).unwrap();
-                t.act(0, d.on_timeout).unwrap();
+                t.act(0, d.on_timeout, 0).unwrap();
             }
             Step::HandOver => {
                 records.push(t.record().unwrap());
@@ -77,10 +77,10 @@ fn a_resumed_table_continues_exactly() {
 /// Plays the current hand to its end, the person (player 0) answering with timeouts.
 fn play_hand_out(t: &mut Table) {
     loop {
-        match t.run_bots() {
+        match t.run(0) {
             Step::Waiting { .. } => {
                 let d = t.decision(0).unwrap();
-                t.act(0, d.on_timeout).unwrap();
+                t.act(0, d.on_timeout, 0).unwrap();
             }
             Step::HandOver => break,
             Step::Acted { .. } => unreachable!(),
@@ -170,66 +170,11 @@ fn a_damaged_save_is_an_error_not_a_panic() {
 const MAX_TEST_LEN: usize = 100;
 
 #[test]
-fn people_are_timed_by_the_clock_and_fall_back_on_timeout() {
-    let mut t = Table::new(TableConfig::match_against_bots(Level::Easy, 5));
-    // The dealer (the person, seat 0) has the first discard: 30 s under guobiao.
-    let Step::Waiting { deadline_ms } = t.step(1_000) else {
-        panic!("the dealer's first discard is the person's")
-    };
-    assert_eq!(deadline_ms, Some(31_000));
-    assert_eq!(t.deadline(0), Some(31_000));
-    assert_eq!(t.step(30_999), Step::Waiting { deadline_ms });
-    let before = t.game().actions().len();
-    let d = t.decision(0).unwrap();
-    match t.step(31_000) {
-        Step::Acted {
-            seat,
-            action,
-            timed_out: true,
-            ..
-        } => {
-            assert_eq!((seat, action), (Seat(0), d.on_timeout));
-        }
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(t.game().actions().len(), before + 1);
-    assert_eq!(t.timeouts(0), 1);
-    // A person who acts is no longer counted as timing out.
-    loop {
-        match t.step(31_000) {
-            Step::Acted { .. } => {}
-            Step::Waiting { .. } => break,
-            Step::HandOver => panic!("the hand ended without the person"),
-        }
-    }
-    let d = t.decision(0).unwrap();
-    t.act(0, d.on_timeout).unwrap();
-    assert_eq!(t.timeouts(0), 0);
-}
-
-#[test]
-fn a_relaxed_or_stopped_clock_gives_people_time() {
-    let mut config = TableConfig::match_against_bots(Level::Easy, 5);
-    config.clock = Clock::Relaxed;
-    let mut t = Table::new(config.clone());
-    assert_eq!(
-        t.step(0),
-        Step::Waiting {
-            deadline_ms: Some(120_000)
-        }
-    );
-    config.clock = Clock::Off;
-    let mut t = Table::new(config);
-    assert_eq!(t.step(0), Step::Waiting { deadline_ms: None });
-    assert_eq!(t.step(u64::MAX), Step::Waiting { deadline_ms: None });
-}
-
-#[test]
 fn bots_seats_and_illegal_actions_are_refused_without_change() {
     let mut t = Table::new(TableConfig::match_against_bots(Level::Easy, 2));
     let before = t.saved();
-    assert!(t.act(1, Action::Pass).is_err());
-    assert!(t.act(0, Action::Pung).is_err());
+    assert!(t.act(1, Action::Pass, 0).is_err());
+    assert!(t.act(0, Action::Pung, 0).is_err());
     assert_eq!(t.saved(), before);
     assert!(
         t.set_bot(0, Box::new(LevelBot::new(Level::Hard, 1)))
@@ -276,7 +221,7 @@ fn one_hand_tables_deal_from_their_setup() {
         bot_seed: 1,
         clock: Clock::Off,
     });
-    assert_eq!(t.run_bots(), Step::HandOver);
+    assert_eq!(t.run(0), Step::HandOver);
     assert_eq!(t.game().setup(), &setup);
     assert!(!t.next_hand());
     assert!(t.is_over());
@@ -300,13 +245,13 @@ fn people_see_claims_as_decisions() {
     let mut t = Table::new(TableConfig::match_against_bots(Level::Normal, 21));
     let mut claims = 0;
     for _ in 0..300 {
-        match t.run_bots() {
+        match t.run(0) {
             Step::Waiting { .. } => {
                 let d = t.decision(0).unwrap();
                 if matches!(d.kind, DecisionKind::Claim { .. }) {
                     claims += 1;
                 }
-                t.act(0, d.on_timeout).unwrap();
+                t.act(0, d.on_timeout, 0).unwrap();
             }
             Step::HandOver => {
                 if !t.next_hand() {
@@ -351,7 +296,7 @@ fn piao_is_chosen_before_each_hand_and_survives_a_resume() {
                 Step::Acted { .. } => {}
                 Step::Waiting { .. } => {
                     let d = t.decision(0).unwrap();
-                    t.act(0, d.on_timeout).unwrap();
+                    t.act(0, d.on_timeout, 0).unwrap();
                 }
                 Step::HandOver => break,
             }

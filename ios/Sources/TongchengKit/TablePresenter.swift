@@ -53,7 +53,10 @@ public struct TableUi: Hashable {
     public let drawn: TileUi?
     public let buttons: [ButtonUi]
     public let wall: Int
-    public let secondsLimit: Int
+    /// Seconds left for your decision, as the table's clock says; nil when it is untimed.
+    public let secondsLeft: Int?
+    /// 托管: your seat plays itself until you take it back (`autoPlay(false)`).
+    public let autoPlay: Bool
     public let resultLines: [String]
     public let handFinished: Bool
     public let matchFinished: Bool
@@ -73,17 +76,38 @@ public func message(of error: Error) -> String {
     }
 }
 
+/// The phone's monotonic clock in milliseconds, as the table's clock is driven (never the wall
+/// clock, which the user may change).
+public func phoneClockMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+
+/// Time limits, timeouts and 托管 are the core table's: the view lets time pass with `tick()`
+/// and draws the countdown the model carries.
 public final class TablePresenter {
     private let session: GameSession
+    private let clock: () -> UInt64
     public private(set) var state: TableUi
 
-    public init(session: GameSession) {
+    public init(session: GameSession, clock: @escaping () -> UInt64 = phoneClockMs) {
         self.session = session
+        self.clock = clock
         self.state = TablePresenter.render(session.table(), error: nil)
     }
 
     /// Lets the bots play until it is the human's turn; call once at the start of a hand.
-    public func start() -> TableUi { update { try session.advance() } }
+    public func start() -> TableUi { update { try session.advance(nowMs: clock()) } }
+
+    /// Time passes: the table plays whatever is due now (the timeout action once the clock has
+    /// run out, the stand-in's moves on 托管) and the countdown moves on. Views call it a few
+    /// times a second.
+    public func tick() -> TableUi { update { try session.advance(nowMs: clock()) } }
+
+    /// Hands the seat to its stand-in (托管) or takes it back.
+    public func autoPlay(_ on: Bool) -> TableUi {
+        update {
+            _ = session.setAutoPlay(on: on)
+            return try session.advance(nowMs: clock())
+        }
+    }
 
     /// A tap on a tile of the hand: discards it when a discard is legal.
     public func tapTile(_ code: String) -> TableUi {
@@ -98,15 +122,10 @@ public final class TablePresenter {
     /// A button (or any action): applies it, then lets the bots play on.
     public func press(_ action: ActionModel) -> TableUi {
         update {
-            try session.act(action: action)
-            return try session.advance()
+            let now = clock()
+            try session.act(action: action, nowMs: now)
+            return try session.advance(nowMs: now)
         }
-    }
-
-    /// The decision's time ran out: take the safe default, as the rules say.
-    public func timeout() -> TableUi {
-        guard let fallback = session.table().pending?.onTimeout else { return state }
-        return press(fallback)
     }
 
     public func hint() -> HintModel? { session.hint() }
@@ -136,9 +155,13 @@ public final class TablePresenter {
     }
 
     /// The countdown beside the status while a decision is timed: "8 s left"; nil otherwise.
-    public static func countdown(_ ui: TableUi, secondsLeft: Int) -> String? {
-        ui.secondsLimit > 0 && !ui.handFinished ? "\(max(secondsLeft, 0)) s left" : nil
+    public static func countdown(_ ui: TableUi) -> String? {
+        guard let s = ui.secondsLeft, !ui.handFinished else { return nil }
+        return "\(s) s left"
     }
+
+    /// Whole seconds left, rounded up (a countdown shows 1 until the time is out).
+    public static func seconds(_ ms: UInt64?) -> Int? { ms.map { Int(($0 + 999) / 1000) } }
 
     public static func label(_ a: ActionModel) -> String {
         switch a {
@@ -172,6 +195,7 @@ public final class TablePresenter {
         }
         let status: String
         if t.finished { status = "Hand over" }
+        else if t.autoPlay { status = "Auto-play (托管): your seat plays itself" }
         else if let p = t.pending { status = p.kind == .turn ? "Your turn: tap a tile to discard" : "Claim \(p.tile?.code ?? "")?" }
         else { status = "Waiting for the other players" }
         let seats = t.seats.map { s in
@@ -197,7 +221,8 @@ public final class TablePresenter {
             buttons: (t.pending?.legal ?? []).filter { if case .discard = $0 { return false }; return true }
                 .map { ButtonUi(label: label($0), action: $0) },
             wall: Int(t.wallRemaining),
-            secondsLimit: Int(t.pending?.timeLimitSecs ?? 0),
+            secondsLeft: seconds(t.remainingMs),
+            autoPlay: t.autoPlay,
             resultLines: lines,
             handFinished: t.finished,
             matchFinished: t.matchFinished,
@@ -209,7 +234,7 @@ public final class TablePresenter {
 extension TableUi {
     func with(error: String?) -> TableUi {
         TableUi(title: title, status: status, seats: seats, hand: hand, drawn: drawn, buttons: buttons, wall: wall,
-                secondsLimit: secondsLimit, resultLines: resultLines, handFinished: handFinished,
+                secondsLeft: secondsLeft, autoPlay: autoPlay, resultLines: resultLines, handFinished: handFinished,
                 matchFinished: matchFinished, error: error)
     }
 }

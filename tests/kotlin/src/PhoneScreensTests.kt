@@ -238,9 +238,10 @@ fun phoneScreenTests() {
                     check(seat.line.startsWith(seat.wind) && seat.line.contains(" tiles") || seat.concealed == 1) { seat.line }
                     check(seat.line.contains("(dealer)") == model.isDealer) { seat.line }
                 }
-                if (ui.secondsLimit > 0) {
-                    check(TablePresenter.countdown(ui, ui.secondsLimit) == "${ui.secondsLimit} s left") { "countdown" }
-                    check(TablePresenter.countdown(ui, -2) == "0 s left") { "never negative" }
+                val left = ui.secondsLeft
+                if (left != null) {
+                    check(TablePresenter.countdown(ui) == "$left s left") { "countdown" }
+                    check(left in 1..30) { "the rules' limits: $left s" }
                     sawCountdown = true
                 }
                 val win = ui.buttons.firstOrNull { it.action is ActionModel.Win }
@@ -253,8 +254,48 @@ fun phoneScreenTests() {
             }
             check(sawOpponentDiscards) { "opponents' discards shown" }
             check(sawCountdown) { "decisions are timed" }
-            check(TablePresenter.countdown(ui, 5) == null) { "no countdown once the hand is over" }
+            check(TablePresenter.countdown(ui) == null) { "no countdown once the hand is over" }
             check(ui.seats.flatMap { it.melds }.all { it.isNotBlank() }) { "melds drawn" }
+        }
+    }
+
+    test("the table's own clock times a decision out, and twice in a row the seat plays itself until taken back") {
+        var now = 1_000uL
+        GameSession(config(23u)).use { s ->
+            val p = TablePresenter(s) { now }
+            var ui = p.start()
+            check(ui.secondsLeft == 30 && TablePresenter.countdown(ui) == "30 s left") { "the dealer's first discard: ${ui.secondsLeft}" }
+            now += 10_500uL
+            ui = p.tick()
+            check(ui.secondsLeft == 20) { "the countdown moves with the time passed in: ${ui.secondsLeft}" }
+            val before = s.table().seats.sumOf { it.discards.size }
+            // The limit passes: the table plays the timeout action itself (the view does nothing).
+            now += 20_000uL
+            ui = p.tick()
+            check(s.table().seats.sumOf { it.discards.size } > before) { "the timeout discarded" }
+            check(!ui.autoPlay) { "one timeout is not 托管" }
+            var guard = 0
+            while (!ui.autoPlay && !ui.handFinished) {
+                check(guard++ < 10) { "no second timeout" }
+                now += 60_000uL
+                ui = p.tick()
+            }
+            check(ui.autoPlay) { "two timeouts in a row: 托管" }
+            check(ui.handFinished || ui.status.contains("托管")) { ui.status }
+            // The stand-in plays at once: no decision of the person is left waiting.
+            check(s.table().pending == null || ui.handFinished) { "the seat plays itself" }
+            ui = p.autoPlay(false)
+            check(!ui.autoPlay) { "taken back" }
+        }
+        GameSession(SessionConfig(rules = "guobiao", level = "normal", seed = 24u, fullMatch = false, clock = "off")).use { s ->
+            val ui = TablePresenter(s) { 0uL }.start()
+            check(ui.secondsLeft == null && TablePresenter.countdown(ui) == null) { "no clock: ${ui.secondsLeft}" }
+        }
+        try {
+            GameSession(SessionConfig(rules = "guobiao", level = "normal", seed = 1u, fullMatch = false, clock = "slow")).close()
+            error("an unknown clock must fail")
+        } catch (e: TongchengException.InvalidInput) {
+            check(e.message!!.contains("off, relaxed, match")) { "message: ${e.message}" }
         }
     }
 }

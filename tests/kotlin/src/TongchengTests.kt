@@ -3,6 +3,7 @@
 // machine): each test is a function; the run ends with "N passed, M failed".
 
 import com.tongcheng.core.*
+import com.tongcheng.presenter.PhoneClock
 import com.tongcheng.presenter.TablePresenter
 import com.tongcheng.presenter.TableUi
 import java.io.File
@@ -22,6 +23,9 @@ fun test(name: String, body: () -> Unit) {
 fun check(cond: Boolean, msg: () -> String) {
     if (!cond) throw AssertionError(msg())
 }
+
+/** The time the sessions are driven by: the presenter's clock, so raw calls and presenters agree. */
+fun now(): ULong = PhoneClock.nowMs()
 
 fun config(seed: ULong, full: Boolean = false, level: String = "normal") =
     SessionConfig(rules = "guobiao", level = level, seed = seed, fullMatch = full)
@@ -67,7 +71,7 @@ fun main() {
 
     test("a hint ranks the discards and recommends a legal action") {
         GameSession(config(11u)).use { s ->
-            s.advance()
+            s.advance(now())
             val t = s.table()
             check(t.pending?.kind == DecisionKindModel.TURN) { "the dealer starts" }
             val h = s.hint() ?: error("a hint on the human's turn")
@@ -79,18 +83,18 @@ fun main() {
 
     test("an illegal action is a typed exception with a message, and changes nothing") {
         GameSession(config(12u)).use { s ->
-            s.advance()
+            s.advance(now())
             val before = s.table()
             val notHeld = listOf("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1s", "7z")
                 .first { code -> before.hand.none { it.code == code } && before.drawn?.code != code }
             try {
-                s.act(ActionModel.Discard(notHeld))
+                s.act(ActionModel.Discard(notHeld), now())
                 error("discarding a tile not held must fail")
             } catch (e: TongchengException.IllegalAction) {
                 check(e.message!!.contains("not legal")) { "message: ${e.message}" }
             }
             try {
-                s.act(ActionModel.Discard("9z"))
+                s.act(ActionModel.Discard("9z"), now())
                 error("bad notation must fail")
             } catch (e: TongchengException.InvalidInput) {
                 check(e.message!!.contains("not a tile")) { "message: ${e.message}" }
@@ -134,7 +138,7 @@ fun main() {
     }
 
     test("1,000 sessions opened and closed: memory stays flat") {
-        fun churn(n: Int) = repeat(n) { i -> GameSession(config(i.toULong())).use { s -> s.advance(); s.table() } }
+        fun churn(n: Int) = repeat(n) { i -> GameSession(config(i.toULong())).use { s -> s.advance(now()); s.table() } }
         // The JVM and malloc may step up once at any point (JIT code cache, a new arena: 14 MB
         // was seen in round 3 on a loaded machine); a leak instead grows every round. So: six
         // rounds of 1,000, and among the last four rounds at least one must leave the resident
@@ -158,22 +162,22 @@ fun main() {
     // pathological slowdown (10x) fails, so a busy machine cannot make the suite flaky.
     test("1,000 FFI calls (table + act): measured against the 50 ms target") {
         // Warm up the library (tables are built on first use) and the JIT.
-        repeat(20) { GameSession(config(99u)).use { s -> s.advance(); repeat(100) { s.table() } } }
+        repeat(20) { GameSession(config(99u)).use { s -> s.advance(now()); repeat(100) { s.table() } } }
         var calls = 0
         var elapsed = 0L
         var seed = 100uL
         while (calls < 1000) {
             GameSession(config(seed++)).use { s ->
-                s.advance()
+                s.advance(now())
                 while (calls < 1000 && !s.table().finished) {
                     val start = System.nanoTime()
                     val t = s.table()
                     val legal = t.pending!!.legal
                     val a = legal.firstOrNull { it is ActionModel.Win } ?: t.pending!!.onTimeout
-                    s.act(a)
+                    s.act(a, now())
                     elapsed += System.nanoTime() - start
                     calls += 2
-                    s.advance()
+                    s.advance(now())
                 }
             }
         }
@@ -249,8 +253,8 @@ fun sessionHistoryTests() {
                 s.saveTo(store)
                 val p = TablePresenter(s)
                 repeat(2) { playHand(p); check(p.nextHand()) { "the match goes on" } }
-                val t = s.advance()
-                s.act(t.pending!!.onTimeout)
+                val t = s.advance(now())
+                s.act(t.pending!!.onTimeout, now())
                 saved = s.savedJson()
                 matchId = s.historyMatchId() ?: error("a match row after two hands")
                 before = s.table()

@@ -422,6 +422,12 @@ impl App {
     }
 
     pub(super) fn status_line(&self, v: &SeatView, width: u16) -> Line<'static> {
+        if self.pending.is_none() && self.table.auto_play() {
+            return Line::from(Span::styled(
+                "Auto-play (托管): your seat plays itself — press any key to take it back",
+                Style::default().fg(Color::Yellow),
+            ));
+        }
         let Some(p) = &self.pending else {
             let who_moves = v
                 .turn
@@ -484,12 +490,9 @@ impl App {
         keys.push("h hint");
         keys.push("q quit");
         spans.push(Span::raw(keys.join(" · ")));
-        let (timer, color) = match p.deadline {
-            Some(d) => {
-                let secs = d
-                    .saturating_duration_since(Instant::now())
-                    .as_millis()
-                    .div_ceil(1000);
+        let (timer, color) = match self.table.remaining_ms(self.now_ms()) {
+            Some(ms) => {
+                let secs = ms.div_ceil(1000);
                 let color = if secs <= 3 {
                     Color::LightRed
                 } else {

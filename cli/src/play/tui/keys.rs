@@ -5,6 +5,13 @@ use tongcheng_core::rules::MAX_PIAO;
 
 impl App {
     pub(super) fn key(&mut self, k: KeyEvent) {
+        self.key_unsynced(k);
+        // A key may open or close an overlay: the clock stops or runs from this moment.
+        let now_ms = self.now_ms();
+        self.sync_clock(now_ms);
+    }
+
+    fn key_unsynced(&mut self, k: KeyEvent) {
         if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
             self.overlay = Some(Overlay::ConfirmQuit);
             return;
@@ -171,6 +178,13 @@ impl App {
     pub(super) fn play_key(&mut self, k: KeyEvent) {
         if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
             self.overlay = Some(Overlay::ConfirmQuit);
+            return;
+        }
+        if self.pending.is_none() && self.table.set_auto_play(false) {
+            self.say(
+                "Your seat is yours again: auto-play (托管) is off.".into(),
+                false,
+            );
             return;
         }
         let Some(p) = &self.pending else {

@@ -1,9 +1,10 @@
 //! The full-screen game: ratatui on crossterm, laid out to fit 80×24 and use more if there.
 //!
 //! One loop: draw, wait for a key (or the next tick), act. Bots move on ticks with a short
-//! pause after every move that changes the table, so the player can follow; the human's
-//! decision shows its time limit as a countdown and, when it runs out, the decision's timeout
-//! action is played for them (as the rules' time limits say).
+//! pause after every move that changes the table, so the player can follow. The human's time
+//! is the core table's clock ([`tongcheng_core::table::Clock`]), driven by the time this
+//! screen passes in: the countdown is the table's, and when it runs out the table plays the
+//! decision's timeout action (twice in a row: 托管, until a key is pressed).
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -89,11 +90,9 @@ enum Overlay {
     },
 }
 
-/// The human's pending decision and when it times out.
+/// The human's pending decision.
 struct Pending {
     decision: Decision,
-    /// `None` with the clock off.
-    deadline: Option<Instant>,
     /// When it came up: keys in the first [`KEY_GRACE`] were meant for the decision before.
     opened: Instant,
     /// (hand, actions so far): a new pair is a new decision with a fresh clock.
@@ -110,8 +109,11 @@ struct App {
     sel: usize,
     pending: Option<Pending>,
     next_bot: Instant,
-    /// The previous tick: while an overlay is open the person's clock stands still.
-    last_tick: Instant,
+    /// The start of the table clock's time (it reads milliseconds since).
+    epoch: Instant,
+    /// Tests set the table clock's time themselves.
+    #[cfg(test)]
+    test_now_ms: Option<u64>,
     log: Vec<String>,
     /// Events of the current hand already in the log.
     seen: usize,
@@ -127,7 +129,8 @@ struct App {
 
 impl App {
     fn new(setup: Setup, store: Store) -> App {
-        let table = Table::new(setup.rules.clone(), setup.seed, setup.level);
+        let mut table = Table::new(setup.rules.clone(), setup.seed, setup.level);
+        table.set_clock(setup.clock);
         let mut app = App {
             table,
             store,
@@ -136,7 +139,9 @@ impl App {
             sel: 0,
             pending: None,
             next_bot: Instant::now(),
-            last_tick: Instant::now(),
+            epoch: Instant::now(),
+            #[cfg(test)]
+            test_now_ms: None,
             log: Vec::new(),
             seen: 0,
             message: None,
@@ -170,7 +175,8 @@ impl App {
 
     fn resume(&mut self, u: &Unfinished) {
         match Table::resume(u) {
-            Ok(t) => {
+            Ok(mut t) => {
+                t.set_clock(self.setup.clock);
                 self.table = t;
                 self.store.adopt_match(u.match_id);
                 match remove_unfinished(&self.setup.unfinished) {
@@ -216,33 +222,45 @@ impl App {
 
     // ----- the game moving on -----
 
-    /// Lets the bots play (one visible move per pause), opens the human's decisions and plays
-    /// the timeout action when the clock runs out.
+    /// The table clock's time now (ms).
+    fn now_ms(&self) -> u64 {
+        #[cfg(test)]
+        if let Some(t) = self.test_now_ms {
+            return t;
+        }
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Runs the person's clock only while their decision is on the screen: not while the
+    /// bots' moves are shown one by one before it, nor while a chooser, the hint or the quit
+    /// question is open, nor while the table cannot be seen (an offline game; the online
+    /// table's clock is the server's). True when it runs.
+    fn sync_clock(&mut self, now_ms: u64) -> bool {
+        let shown = matches!(self.screen, Screen::Play)
+            && self.pending.is_some()
+            && self.overlay.is_none()
+            && !self.too_small;
+        self.table.set_clock_paused(!shown, now_ms);
+        shown
+    }
+
+    /// Lets the bots play (one visible move per pause), opens the human's decisions and
+    /// steps the table's clock, which plays the timeout action when it runs out.
     fn tick(&mut self) {
         let now = Instant::now();
-        let since = now.saturating_duration_since(self.last_tick);
-        self.last_tick = now;
+        let now_ms = self.now_ms();
+        let shown = self.sync_clock(now_ms);
         if !matches!(self.screen, Screen::Play) {
             return;
         }
-        if let Some(p) = &mut self.pending {
-            // A chooser, the hint or the quit question is open, or the table cannot be seen:
-            // the clock waits for the person (an offline game; the online table's clock is
-            // the server's).
-            if self.overlay.is_some() || self.too_small {
-                if let Some(d) = &mut p.deadline {
-                    *d += since;
-                }
+        if self.pending.is_some() {
+            if !shown {
                 return;
             }
-            if p.deadline.is_some_and(|d| now >= d) {
-                let a = p.decision.on_timeout;
-                self.overlay = None;
-                self.act(a);
-                self.say(
-                    format!("Time is up: auto-played {}.", action_text(a)),
-                    false,
-                );
+            match self.table.advance(now_ms) {
+                Ok(Step::Human(_)) => {}
+                Ok(step) => self.moved(step, now),
+                Err(e) => self.say(format!("The game cannot go on: {e}"), true),
             }
             return;
         }
@@ -260,30 +278,44 @@ impl App {
         }
         // Silent answers (passes) cost no time; stop at the first move that shows.
         for _ in 0..64 {
-            match self.table.advance() {
-                Ok(Step::Bot { visible, .. }) => {
-                    self.pull_events();
-                    if visible {
-                        self.next_bot = now + BOT_DELAY;
-                        return;
-                    }
-                }
+            match self.table.advance(now_ms) {
+                Ok(Step::Moved { visible: false, .. }) => self.pull_events(),
                 Ok(Step::Human(d)) => {
                     self.pull_events();
                     self.open_decision(d, now);
                     return;
                 }
-                Ok(Step::HandOver) => {
-                    self.pull_events();
-                    self.hand_over();
-                    return;
-                }
+                Ok(step) => return self.moved(step, now),
                 Err(e) => {
                     self.say(format!("The game cannot go on: {e}"), true);
                     self.next_bot = now + Duration::from_secs(3600);
                     return;
                 }
             }
+        }
+    }
+
+    /// Shows a move that changed the table (a bot's, the stand-in's, the human's timeout)
+    /// or the hand's end, and pauses before the next.
+    fn moved(&mut self, step: Step, now: Instant) {
+        self.pull_events();
+        match step {
+            Step::TimedOut { action, auto_play } => {
+                self.pending = None;
+                self.overlay = None;
+                self.next_bot = now + AFTER_HUMAN;
+                let m = format!("Time is up: auto-played {}.", action_text(action));
+                if auto_play {
+                    self.say(
+                        format!("{m} Twice in a row: auto-play (托管), your seat plays itself — press any key to take it back."),
+                        true,
+                    );
+                } else {
+                    self.say(m, false);
+                }
+            }
+            Step::HandOver => self.hand_over(),
+            Step::Moved { .. } | Step::Human(_) => self.next_bot = now + BOT_DELAY,
         }
     }
 
@@ -297,11 +329,6 @@ impl App {
         self.sel = v.hand.len() + usize::from(v.drawn.is_some());
         self.sel = self.sel.saturating_sub(1);
         self.pending = Some(Pending {
-            deadline: self
-                .setup
-                .clock
-                .limit(d.limit_secs, d.kind == DecisionKind::Turn)
-                .map(|secs| now + Duration::from_secs(u64::from(secs))),
             opened: now,
             decision: d,
             id,
@@ -323,7 +350,7 @@ impl App {
     }
 
     fn act(&mut self, a: Action) {
-        match self.table.apply_human(a) {
+        match self.table.apply_human(a, self.now_ms()) {
             Ok(()) => {
                 self.pending = None;
                 self.overlay = None;

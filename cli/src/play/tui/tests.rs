@@ -3,6 +3,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use tongcheng_core::bot::Level;
 use tongcheng_core::rules::RuleSet;
+use tongcheng_core::table::Clock;
 
 fn app(name: &str, face: TileFace) -> App {
     let dir = std::env::temp_dir().join(format!("tongcheng-tui-{}-{name}", std::process::id()));
@@ -17,7 +18,7 @@ fn app(name: &str, face: TileFace) -> App {
         resume: false,
         face,
         resume_command: "tongcheng play --resume".into(),
-        clock: crate::play::Clock::Match,
+        clock: Clock::Match,
     };
     App::new(setup, Store::open(&db).unwrap())
 }
@@ -120,7 +121,7 @@ fn quitting_asks_first_and_saves_the_match() {
             resume: false,
             face: TileFace::Notation,
             resume_command: "tongcheng play --resume".into(),
-            clock: crate::play::Clock::Match,
+            clock: Clock::Match,
         },
         Store::open(a.store.path()).unwrap(),
     );
@@ -221,29 +222,46 @@ fn a_late_key_never_acts_on_the_next_decision() {
     assert!(a.table.game().actions().len() > before);
 }
 
+/// Sets the table clock's time and ticks.
+fn tick_at(a: &mut App, now_ms: u64) {
+    a.test_now_ms = Some(now_ms);
+    a.tick();
+}
+
 #[test]
 fn the_clock_stands_still_under_an_overlay() {
     let mut a = app("overlay-clock", TileFace::Notation);
+    a.test_now_ms = Some(1_000);
     until_decision(&mut a);
+    // On the screen, the decision's clock runs from here.
+    tick_at(&mut a, 1_000);
+    let left = a.table.remaining_ms(1_000).expect("timed");
     a.key(KeyEvent::from(KeyCode::Char('h')));
     assert!(a.overlay.is_some(), "the hint is open");
     // The time limit passes while the hint is read: nothing is auto-played.
     let before = a.table.game().actions().len();
-    let limit = Duration::from_secs(40); // more than any time limit
-    a.last_tick -= limit;
-    let d = a.pending.as_mut().unwrap().deadline.as_mut().unwrap();
-    *d -= limit;
-    a.tick();
+    let later = 1_000 + 40_000; // more than any time limit
+    tick_at(&mut a, later);
     assert_eq!(
         a.table.game().actions().len(),
         before,
         "timed out under the hint"
     );
     assert!(a.pending.is_some());
-    // Closed, the clock runs again from where it stood.
+    assert_eq!(a.table.remaining_ms(later), Some(left));
+    // Closed, the clock runs again from where it stood, and runs out from there.
     a.overlay = None;
-    a.tick();
+    tick_at(&mut a, later);
     assert_eq!(a.table.game().actions().len(), before);
+    assert_eq!(a.table.remaining_ms(later + 1), Some(left - 1));
+    tick_at(&mut a, later + left);
+    assert!(a.table.game().actions().len() > before, "the time ran out");
+    assert!(a.pending.is_none());
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("Time is up"))
+    );
 }
 
 #[test]
@@ -264,17 +282,13 @@ fn under_hangzhou_rules_the_wild_is_named_and_marked() {
 #[test]
 fn a_small_terminal_says_the_size_needed_and_stops_the_clock() {
     let mut a = app("small", TileFace::Notation);
+    a.test_now_ms = Some(0);
     until_decision(&mut a);
     let s = screen(&a, 40, 12);
     assert!(s.contains("80x22") && s.contains("40x12"), "{s}");
     a.too_small = true;
     let before = a.table.game().actions().len();
-    let limit = Duration::from_secs(40);
-    a.last_tick -= limit;
-    if let Some(d) = a.pending.as_mut().unwrap().deadline.as_mut() {
-        *d -= limit;
-    }
-    a.tick();
+    tick_at(&mut a, 40_000);
     a.key(KeyEvent::from(KeyCode::Enter));
     assert_eq!(
         a.table.game().actions().len(),
@@ -304,22 +318,58 @@ fn with_ascii_every_screen_is_ascii() {
 }
 
 #[test]
-fn the_clock_setting_sets_the_limit() {
-    use crate::play::Clock;
-    assert_eq!(Clock::Match.limit(3, false), Some(3));
-    assert_eq!(Clock::Relaxed.limit(3, false), Some(10));
-    assert_eq!(Clock::Relaxed.limit(15, true), Some(30));
-    assert_eq!(Clock::Relaxed.limit(60, true), Some(60));
-    assert_eq!(Clock::Off.limit(3, false), None);
+fn the_clock_setting_is_the_core_tables() {
+    // Relaxed: at least 30 s a turn and 10 s a claim, counted down from the table's clock.
+    let mut a = app("clock-relaxed", TileFace::Notation);
+    a.table.set_clock(Clock::Relaxed);
+    a.test_now_ms = Some(0);
+    until_decision(&mut a);
+    tick_at(&mut a, 0);
+    let left = a.table.remaining_ms(0).expect("timed");
+    assert!(left >= 10_000, "{left}");
+    let s = screen(&a, 80, 24);
+    assert!(s.contains(&format!("{:>2}s", left / 1000)), "{s}");
     // With the clock off, a decision never times out.
     let mut a = app("clock-off", TileFace::Notation);
-    a.setup.clock = Clock::Off;
+    a.table.set_clock(Clock::Off);
+    a.test_now_ms = Some(0);
     until_decision(&mut a);
-    assert!(a.pending.as_ref().unwrap().deadline.is_none());
+    assert_eq!(a.table.remaining_ms(0), None);
     let before = a.table.game().actions().len();
-    a.last_tick -= Duration::from_secs(3600);
-    a.tick();
+    tick_at(&mut a, 0);
+    tick_at(&mut a, 3_600_000);
     assert_eq!(a.table.game().actions().len(), before);
     let s = screen(&a, 80, 24);
     assert!(s.contains("no clock"), "{s}");
+}
+
+#[test]
+fn two_timeouts_put_the_seat_on_auto_play_and_a_key_takes_it_back() {
+    let mut a = app("auto-play", TileFace::Notation);
+    let mut now = 0;
+    a.test_now_ms = Some(now);
+    for _ in 0..2 {
+        until_decision(&mut a);
+        assert!(matches!(a.screen, Screen::Play), "the hand went on");
+        tick_at(&mut a, now);
+        now += 60_000;
+        tick_at(&mut a, now);
+        assert!(a.pending.is_none(), "timed out");
+    }
+    assert!(a.table.auto_play());
+    assert!(a.message.as_ref().is_some_and(|(m, _)| m.contains("托管")));
+    // The seat plays itself: the hand goes on without the person.
+    let before = a.table.game().actions().len();
+    for _ in 0..50 {
+        a.next_bot = Instant::now();
+        a.tick();
+        assert!(a.pending.is_none(), "no decision is shown on auto-play");
+    }
+    assert!(a.table.game().actions().len() > before || !matches!(a.screen, Screen::Play));
+    if matches!(a.screen, Screen::Play) {
+        assert!(screen(&a, 80, 24).contains("press any key to take it back"));
+        // Any key takes the seat back.
+        a.key(KeyEvent::from(KeyCode::Char(' ')));
+        assert!(!a.table.auto_play());
+    }
 }

@@ -263,14 +263,15 @@ fun TableScreen(m: MatchInPlay, onLeave: () -> Unit) {
     val p = m.presenter
     var ui by remember(p) { mutableStateOf(p.start()) }
     var hint by remember(p) { mutableStateOf<HintUi?>(null) }
-    var secondsLeft by remember(ui) { mutableIntStateOf(ui.secondsLimit) }
-    LaunchedEffect(ui) {
-        while (secondsLeft > 0) {
-            delay(1000)
-            secondsLeft--
-        }
-        if (ui.secondsLimit > 0 && !ui.handFinished) {
-            ui = p.timeout(); hint = null
+    // Time passes: the table's clock plays timeouts and 托管 itself; this only redraws.
+    LaunchedEffect(p) {
+        while (true) {
+            delay(250)
+            val next = p.tick()
+            if (next != ui) {
+                if (next.status != ui.status || next.hand != ui.hand) hint = null
+                ui = next
+            }
         }
     }
     Column(Modifier.fillMaxSize().padding(8.dp)) {
@@ -290,8 +291,9 @@ fun TableScreen(m: MatchInPlay, onLeave: () -> Unit) {
             if (you.melds.isNotEmpty()) Text(you.melds.joinToString("  "), fontSize = 22.sp)
             LazyRow { items(you.discards) { TileView(it, size = 20) {} } }
         }
-        val clock = TablePresenter.countdown(ui, secondsLeft)
+        val clock = TablePresenter.countdown(ui)
         Text(ui.status + (clock?.let { " · $it" } ?: ""))
+        if (ui.autoPlay) Button(onClick = { ui = p.autoPlay(false) }) { Text("Take back") }
         ui.error?.let { Text(it, color = Color.Red) }
         hint?.let { HintPanel(it) }
         Row {

@@ -47,24 +47,50 @@ data class TableUi(
     val drawn: TileUi?,
     val buttons: List<ButtonUi>,
     val wall: Int,
-    val secondsLimit: Int,
+    /** Seconds left for your decision, as the table's clock says; null when it is untimed. */
+    val secondsLeft: Int?,
+    /** 托管: your seat plays itself until you take it back ([TablePresenter.autoPlay]). */
+    val autoPlay: Boolean,
     val resultLines: List<String>,
     val handFinished: Boolean,
     val matchFinished: Boolean,
     val error: String?,
 )
 
+/** The phone's monotonic clock in milliseconds, as the table's clock is driven (never the
+ *  wall clock, which the user may change). */
+object PhoneClock {
+    private val origin = System.nanoTime()
+
+    fun nowMs(): ULong = ((System.nanoTime() - origin) / 1_000_000).toULong()
+}
+
 /**
  * The screen logic of the table, free of Android imports so the JVM tests run it against the
  * real Rust library. The Compose UI (and the SwiftUI mirror) only draw [TableUi] and forward
- * taps here.
+ * taps here. Time limits, timeouts and 托管 are the core table's: the view lets time pass
+ * with [tick] and draws the countdown the model carries.
  */
-class TablePresenter(private val session: GameSession) : AutoCloseable {
+class TablePresenter(
+    private val session: GameSession,
+    private val clock: () -> ULong = PhoneClock::nowMs,
+) : AutoCloseable {
     var state: TableUi = render(session.table(), null)
         private set
 
     /** Lets the bots play until it is the human's turn; call once at the start of a hand. */
-    fun start(): TableUi = update { session.advance() }
+    fun start(): TableUi = update { session.advance(clock()) }
+
+    /** Time passes: the table plays whatever is due now (the timeout action once the clock has
+     *  run out, the stand-in's moves on 托管) and the countdown moves on. Views call it a few
+     *  times a second. */
+    fun tick(): TableUi = update { session.advance(clock()) }
+
+    /** Hands the seat to its stand-in (托管) or takes it back. */
+    fun autoPlay(on: Boolean): TableUi = update {
+        session.setAutoPlay(on)
+        session.advance(clock())
+    }
 
     /** A tap on a tile of the hand: discards it when a discard is legal. */
     fun tapTile(code: String): TableUi {
@@ -76,14 +102,9 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
 
     /** A button (or any action): applies it, then lets the bots play on. */
     fun press(action: ActionModel): TableUi = update {
-        session.act(action)
-        session.advance()
-    }
-
-    /** The decision's time ran out: take the safe default, as the rules say. */
-    fun timeout(): TableUi {
-        val fallback = session.table().pending?.onTimeout ?: return state
-        return press(fallback)
+        val now = clock()
+        session.act(action, now)
+        session.advance(now)
     }
 
     fun hint(): HintModel? = session.hint()
@@ -128,8 +149,11 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
         fun faceDown(dimmed: Boolean) = TileUi("", "🀫", "", false, dimmed)
 
         /** The countdown beside the status while a decision is timed: "8 s left"; null otherwise. */
-        fun countdown(ui: TableUi, secondsLeft: Int): String? =
-            if (ui.secondsLimit > 0 && !ui.handFinished) "${secondsLeft.coerceAtLeast(0)} s left" else null
+        fun countdown(ui: TableUi): String? =
+            ui.secondsLeft?.takeIf { !ui.handFinished }?.let { "$it s left" }
+
+        /** Whole seconds left, rounded up (a countdown shows 1 until the time is out). */
+        fun seconds(ms: ULong?): Int? = ms?.let { ((it + 999uL) / 1000uL).toInt() }
 
         fun label(a: ActionModel): String = when (a) {
             is ActionModel.Discard -> "Discard ${a.tile}"
@@ -148,6 +172,7 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
             val buttons = pending?.legal.orEmpty().filter { it !is ActionModel.Discard }.map { ButtonUi(label(it), it) }
             val status = when {
                 t.finished -> "Hand over"
+                t.autoPlay -> "Auto-play (托管): your seat plays itself"
                 pending == null -> "Waiting for the other players"
                 pending.kind == DecisionKindModel.TURN -> "Your turn: tap a tile to discard"
                 else -> "Claim ${pending.tile?.code ?: ""}?"
@@ -181,7 +206,8 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
                 drawn = t.drawn?.let { d -> tileUi(d, canDiscard).copy(wild = d.code == t.wild?.code) },
                 buttons = buttons,
                 wall = t.wallRemaining.toInt(),
-                secondsLimit = pending?.timeLimitSecs?.toInt() ?: 0,
+                secondsLeft = seconds(t.remainingMs),
+                autoPlay = t.autoPlay,
                 resultLines = resultLines,
                 handFinished = t.finished,
                 matchFinished = t.matchFinished,

@@ -1,0 +1,153 @@
+//! Playing a hand: the people's messages, their answers, and stepping the core table at the
+//! process's time. The decision clock is the table's: this only passes the time in, says who
+//! is away and tells people what the table did.
+
+use tongcheng_core::game::Action;
+use tongcheng_core::protocol::{ClientMsg, ErrorCode, ServerMsg, decision_id, seat_events};
+use tongcheng_core::table::{Mover, Step};
+
+use super::super::clock;
+use super::{Phase, TableTask};
+
+impl TableTask {
+    pub(super) fn message(&mut self, p: usize, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Join { .. } => {
+                self.slots[p].error(ErrorCode::AlreadyJoined, "already at this table");
+            }
+            ClientMsg::Ping { nonce } => self.slots[p].send(ServerMsg::Pong { nonce }.to_json()),
+            ClientMsg::Contribute { hand, contribution } => {
+                let s = &mut self.slots[p];
+                if self.phase != Phase::Contributing
+                    || hand != self.hand
+                    || s.contribution.is_some()
+                {
+                    s.error(
+                        ErrorCode::BadContribution,
+                        format!("no contribution is expected for hand {hand} now"),
+                    );
+                } else {
+                    s.contribution = Some(contribution);
+                }
+            }
+            ClientMsg::Ready => self.slots[p].ready = true,
+            ClientMsg::Leave => {
+                let s = &mut self.slots[p];
+                s.conn = None;
+            }
+            ClientMsg::Act { decision, action } => self.act(p, decision, action),
+        }
+    }
+
+    fn act(&mut self, p: usize, id: u64, action: Action) {
+        let Some(table) = self.table.as_mut() else {
+            return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
+        };
+        if self.phase != Phase::Playing {
+            return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
+        }
+        // A person on 托管 who answers is back, even when the stand-in already played the
+        // decision they answer (it plays at once, so it usually has).
+        if table.set_auto_play(p, false) {
+            self.slots[p].push(|seq| ServerMsg::AutoPlay { seq, on: false });
+        }
+        let pending = table.decision(p).is_some();
+        let current = self.slots[p].decision_sent.filter(|_| pending);
+        match current {
+            Some(cur) if cur == id => {
+                if let Err(e) = table.act(p, action, clock::now_ms()) {
+                    return self.slots[p].error(ErrorCode::IllegalAction, e.to_string());
+                }
+                self.slots[p].decision_sent = None;
+            }
+            _ => self.slots[p].error(
+                ErrorCode::StaleDecision,
+                format!("decision {id} is not pending (late, or already answered)"),
+            ),
+        }
+    }
+
+    /// Steps the table once at the time now (a bot's move, a stand-in's, a timeout) and
+    /// sends people the new events and decisions. True when something changed (call again);
+    /// false when the table waits for people, until the time it must be stepped again.
+    pub(super) fn play_on(&mut self) -> bool {
+        let now = clock::now_ms();
+        let Some(t) = self.table.as_mut() else {
+            return false;
+        };
+        // Who is away: their seats are played by the stand-in at once.
+        for (p, s) in self.slots.iter().enumerate() {
+            if s.person() {
+                t.set_away(p, !s.connected());
+            }
+        }
+        match t.step(now) {
+            Step::HandOver => {
+                self.flush(now);
+                self.end_hand();
+                true
+            }
+            Step::Acted { seat, by, .. } => {
+                if by == (Mover::Timeout { auto_play: true }) {
+                    let p = t.player_at(seat);
+                    self.slots[p].push(|seq| ServerMsg::AutoPlay { seq, on: true });
+                }
+                self.flush(now);
+                true
+            }
+            Step::Waiting { deadline_ms } => {
+                self.flush(now);
+                // A stand-in due now moves at once (after its person was sent the decision).
+                if deadline_ms.is_some_and(|at| at <= now) {
+                    return true;
+                }
+                self.wake_ms = deadline_ms;
+                false
+            }
+        }
+    }
+
+    /// Sends each person the events they have not had and their new decision, with the time
+    /// the table gives them for it (none when their seat's stand-in plays it).
+    fn flush(&mut self, now: u64) {
+        let Some(t) = self.table.as_ref() else {
+            return;
+        };
+        let hand = self.hand;
+        let game = t.game();
+        for (p, s) in self.slots.iter_mut().enumerate() {
+            if !s.person() {
+                continue;
+            }
+            let seat = t.seat_of(p);
+            for (index, event) in seat_events(game, seat, s.sent_events) {
+                s.push(|seq| ServerMsg::Event {
+                    seq,
+                    hand,
+                    index,
+                    event,
+                });
+            }
+            s.sent_events = game.events().len();
+            let Some(decision) = t.decision(p) else {
+                s.decision_sent = None;
+                continue;
+            };
+            let id = decision_id(hand, game.events().len());
+            if s.decision_sent == Some(id) {
+                continue;
+            }
+            s.decision_sent = Some(id);
+            let view = Box::new(t.view(p));
+            let deadline_ms = t.remaining_ms(p, now);
+            s.push(|seq| ServerMsg::Decision {
+                seq,
+                hand,
+                id,
+                decision,
+                view,
+                deadline_ms,
+            });
+        }
+    }
+}

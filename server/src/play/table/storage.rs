@@ -1,0 +1,145 @@
+//! A hand's end and the match's: the record (with the reveal) to every person, kept in each
+//! person's synced records and the ranked history — after the checkpoint when there are
+//! several nodes — and the final scores.
+
+use std::sync::Arc;
+
+use tongcheng_core::Seat;
+use tongcheng_core::protocol::ServerMsg;
+use tongcheng_core::record::HandRecord;
+
+use super::super::clock;
+use super::super::moved::FinishedHand;
+use super::checkpoint::SaveJob;
+use super::{Phase, TableTask};
+use crate::store::{NewRecord, RankedHand};
+
+/// A finished hand, told to the players once its checkpoint is written.
+pub(super) struct PendingEnd {
+    hand: u32,
+    record: Arc<HandRecord>,
+    scores: [i32; 4],
+    seats: [Seat; 4],
+    more: bool,
+}
+
+impl TableTask {
+    /// The hand is over: reveal, send the records, store them, and go on.
+    pub(super) fn end_hand(&mut self) {
+        let by_seat = self.table_seats();
+        let proof = self.reveal();
+        let Some(t) = self.table.as_mut() else {
+            return;
+        };
+        let Some(mut record) = t.record() else {
+            return;
+        };
+        record.fairness = Some(proof);
+        let hand = self.hand;
+        let more = t.next_hand();
+        let scores = t.match_state().scores();
+        let seats: [Seat; 4] =
+            std::array::from_fn(|p| Seat(by_seat.iter().position(|&q| q == p).unwrap_or(p) as u8));
+        let json = record.to_json();
+        let shared = Arc::new(record);
+        let record = &*shared;
+        let mut stored = Vec::new();
+        for (p, s) in self.slots.iter_mut().enumerate() {
+            if let Some(account) = s.account {
+                stored.push((
+                    account,
+                    s.device,
+                    NewRecord {
+                        record_id: record.id.to_string(),
+                        seat: seats[p].0,
+                        played_at: crate::now(),
+                        rules: record.setup.rules.name.clone(),
+                        offline: false,
+                        json: json.clone(),
+                    },
+                ));
+            }
+            s.decision_sent = None;
+        }
+        // Ranked history for the collusion report: the account in each of the record's seats.
+        let ranked = self.ranked.then(|| RankedHand {
+            table_id: self.id.clone(),
+            record_id: record.id.to_string(),
+            rules: record.setup.rules.name.clone(),
+            accounts: std::array::from_fn(|seat| self.slots[by_seat[seat]].account),
+            played_at: crate::now(),
+            json: json.clone(),
+        });
+        let finished = FinishedHand { stored, ranked };
+        let end = PendingEnd {
+            hand,
+            record: shared,
+            scores,
+            seats,
+            more,
+        };
+        if more {
+            self.hand += 1;
+        }
+        if let Some(value) = self.checkpoint(Some(finished.clone()))
+            && let Some(saver) = self.saver()
+        {
+            // Several nodes: nobody hears of the hand's end before its checkpoint (with its
+            // records) is written, so a hand anyone saw finish survives this node.
+            let _ = saver.send(SaveJob::Checkpoint {
+                value,
+                hand: Some(finished),
+                reply: true,
+            });
+            self.pending_end = Some(end);
+            self.phase = Phase::Saving;
+            self.wake_ms = None;
+            return;
+        }
+        // Stored off the table's task: a slow disk must not hold up the next hand.
+        let store = self.store.clone();
+        let table = self.id.clone();
+        tokio::task::spawn_blocking(move || finished.keep(store.as_ref(), &table));
+        self.announce_end(end);
+    }
+
+    /// Tells everyone the hand's end and goes on to the next hand or the match's end.
+    pub(super) fn announce_end(&mut self, end: PendingEnd) {
+        for (p, s) in self.slots.iter_mut().enumerate() {
+            s.push_hand_end(end.hand, &end.record, end.scores, end.seats[p]);
+        }
+        if end.more {
+            self.phase = Phase::BetweenHands;
+            self.wake_ms = Some(clock::now_ms() + self.config.ready_ms);
+        } else {
+            self.finish();
+        }
+    }
+
+    pub(super) fn finish(&mut self) {
+        let scores = self
+            .table
+            .as_ref()
+            .map_or([0; 4], |t| t.match_state().scores());
+        for s in &mut self.slots {
+            s.push(|seq| ServerMsg::MatchEnd { seq, scores });
+        }
+        self.phase = Phase::Over;
+        let rate = self.ranked.then(|| {
+            let accounts: Vec<(Option<i64>, i32)> = self
+                .slots
+                .iter()
+                .zip(scores)
+                .map(|(s, score)| (s.account, score))
+                .collect();
+            (self.rules.name.clone(), accounts)
+        });
+        if let Some(saver) = self.saver() {
+            let _ = saver.send(SaveJob::Over { rate });
+        } else if let Some((rules, accounts)) = rate {
+            self.rate(rules, accounts);
+        }
+        // Connections have a little while to read the end, then the table goes.
+        self.wake_ms = Some(clock::now_ms() + self.config.linger_ms);
+    }
+}
