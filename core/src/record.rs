@@ -97,16 +97,8 @@ impl<'de> Deserialize<'de> for RecordId {
     }
 }
 
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
-}
+/// Lowercase hex (moved to [`crate::hex`]; kept here until its callers import it there).
+pub use crate::hex::hex;
 
 /// An action as two bytes for hashing: its kind and its tile (0xFF when it has none).
 fn action_code(a: Action) -> (u8, u8) {
