@@ -21,6 +21,7 @@ use sha2::{Digest, Sha256};
 
 use crate::fair::{FairWall, FairnessError};
 use crate::game::{Action, Event, Game, HandResult, HandSetup, Scorer, WinScore};
+use crate::hex::hex;
 use crate::rules::{Piao, RuleSet};
 use crate::score::hangzhou;
 use crate::seat::Seat;
@@ -96,9 +97,6 @@ impl<'de> Deserialize<'de> for RecordId {
         RecordId::parse(&s).map_err(serde::de::Error::custom)
     }
 }
-
-/// Lowercase hex (moved to [`crate::hex`]; kept here until its callers import it there).
-pub use crate::hex::hex;
 
 /// An action as two bytes for hashing: its kind and its tile (0xFF when it has none).
 fn action_code(a: Action) -> (u8, u8) {

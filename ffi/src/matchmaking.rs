@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tongcheng_client::QueueWait;
-use tongcheng_client::wire::{Rating, RoomInfo, RoomSettings, Seated};
+use tongcheng_client::api::play::{Rating, RoomInfo, RoomSettings, Seated};
 
 use crate::TongchengError;
 use crate::online::OnlineClient;
@@ -62,7 +62,7 @@ impl From<Rating> for RatingModel {
             games: r.games,
             provisional: r.provisional,
             provisional_games: r.provisional_games,
-            tier: r.tier,
+            tier: r.tier.map(|t| t.to_string()),
         }
     }
 }

@@ -29,12 +29,14 @@ use tokio::net::TcpSocket;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tongcheng_api::auth::login_message;
 use tongcheng_core::bot::{Bot, Level, LevelBot};
 use tongcheng_core::fair::Bytes32;
 use tongcheng_core::game::DecisionKind;
+use tongcheng_core::hex::unhex;
 use tongcheng_core::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 
-use crate::auth::{login_message, random_bytes, unhex};
+use crate::auth::random_bytes;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -475,9 +477,9 @@ async fn login(_ctx: &Ctx, ip: IpAddr, node: SocketAddr) -> Result<String, Strin
     let n = unhex(&nonce).ok_or("the nonce is not hex")?;
     let signature = key.sign(&login_message(&n, &public));
     let body = json!({
-        "public_key": tongcheng_core::record::hex(&public),
+        "public_key": tongcheng_core::hex::hex(&public),
         "nonce": nonce,
-        "signature": tongcheng_core::record::hex(&signature.to_bytes()),
+        "signature": tongcheng_core::hex::hex(&signature.to_bytes()),
         "device_name": "loadtest",
     })
     .to_string();

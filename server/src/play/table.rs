@@ -27,8 +27,8 @@ use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::{Clock, Deal, Player, Step, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
-use super::OnlineConfig;
-use super::moved::{Checkpoint, FinishedHand, SeatKept};
+use super::checkpoint::{Checkpoint, FinishedHand, SeatKept};
+use super::config::OnlineConfig;
 use crate::cluster::{Cluster, ClusterError};
 use crate::store::{NewRecord, RankedHand, Store};
 
@@ -453,7 +453,7 @@ impl TableTask {
         let (cluster, url) = self.cluster.as_ref()?;
         let t = self.table.as_ref()?;
         let cp = Checkpoint {
-            version: super::moved::CHECKPOINT_VERSION,
+            version: super::checkpoint::CHECKPOINT_VERSION,
             table: self.id.clone(),
             node_url: url.clone(),
             instance: cluster.instance.clone(),
