@@ -205,7 +205,7 @@ impl GameSession {
     #[uniffi::constructor]
     pub fn new(config: SessionConfig) -> Result<Arc<GameSession>, TongchengError> {
         let rules = RuleSet::preset(&config.rules).ok_or_else(|| TongchengError::InvalidInput {
-            message: format!(
+            detail: format!(
                 "unknown rules '{}' (known: {})",
                 config.rules,
                 RuleSet::preset_names().join(", ")
@@ -214,11 +214,11 @@ impl GameSession {
         let level: Level = config
             .level
             .parse()
-            .map_err(|message| TongchengError::InvalidInput { message })?;
+            .map_err(|detail| TongchengError::InvalidInput { detail })?;
         let you = usize::from(config.player);
         if you > 3 {
             return Err(TongchengError::InvalidInput {
-                message: format!("player {you} does not exist (players are 0–3)"),
+                detail: format!("player {you} does not exist (players are 0–3)"),
             });
         }
         let mut players = [Player::Bot(level); 4];
@@ -262,7 +262,7 @@ impl GameSession {
     #[uniffi::constructor]
     pub fn resume(saved_json: String) -> Result<Arc<GameSession>, TongchengError> {
         let invalid = |e: &dyn std::fmt::Display| TongchengError::InvalidInput {
-            message: format!("the saved game cannot be resumed: {e}"),
+            detail: format!("the saved game cannot be resumed: {e}"),
         };
         let saved = SavedTable::from_json(&saved_json).map_err(|e| invalid(&e))?;
         let table = Table::resume(&saved).map_err(|e| invalid(&e))?;
@@ -339,7 +339,7 @@ impl GameSession {
         s.table
             .act(you, action)
             .map_err(|e| TongchengError::IllegalAction {
-                message: e.to_string(),
+                detail: e.to_string(),
             })?;
         self.changed(s, false).map(|_| ())
     }
@@ -403,11 +403,11 @@ impl GameSession {
 #[uniffi::export]
 pub fn verify_record(record_json: String) -> Result<Vec<String>, TongchengError> {
     let record = HandRecord::from_json(&record_json).map_err(|e| TongchengError::InvalidInput {
-        message: e.to_string(),
+        detail: e.to_string(),
     })?;
     let game =
         tongcheng_core::record::replay(&record).map_err(|e| TongchengError::InvalidInput {
-            message: e.to_string(),
+            detail: e.to_string(),
         })?;
     Ok(game
         .events()

@@ -103,7 +103,7 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
         val moved = try {
             session.nextHand()
         } catch (e: TongchengException) {
-            state = render(session.table(), e.message)
+            state = render(session.table(), e.text)
             return false
         }
         if (moved) start()
@@ -116,7 +116,7 @@ class TablePresenter(private val session: GameSession) : AutoCloseable {
         state = try {
             render(block(), null)
         } catch (e: TongchengException) {
-            render(session.table(), e.message)
+            render(session.table(), e.text)
         }
         return state
     }
