@@ -29,11 +29,9 @@ use tokio::net::TcpSocket;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tongcheng_api::auth::login_message;
 use tongcheng_core::bot::{Bot, Level, LevelBot};
 use tongcheng_core::fair::Bytes32;
 use tongcheng_core::game::DecisionKind;
-use tongcheng_core::hex::unhex;
 use tongcheng_core::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 
 use crate::auth::random_bytes;
@@ -474,8 +472,8 @@ async fn login(_ctx: &Ctx, ip: IpAddr, node: SocketAddr) -> Result<String, Strin
     let challenge: Value = parse_ok(status, &body)?;
     let nonce = challenge["nonce"].as_str().ok_or("no nonce")?.to_string();
     let public = key.verifying_key().to_bytes();
-    let n = unhex(&nonce).ok_or("the nonce is not hex")?;
-    let signature = key.sign(&login_message(&n, &public));
+    let n = tongcheng_core::hex::unhex(&nonce).ok_or("the nonce is not hex")?;
+    let signature = key.sign(&tongcheng_api::auth::login_message(&n, &public));
     let body = json!({
         "public_key": tongcheng_core::hex::hex(&public),
         "nonce": nonce,
