@@ -1,5 +1,6 @@
 //! What can go wrong talking to the server.
 
+use tongcheng_api::ErrorBody;
 use tongcheng_core::history::HistoryError;
 
 #[derive(Debug, thiserror::Error)]
@@ -37,4 +38,33 @@ impl ClientError {
     pub fn is_unauthorized(&self) -> bool {
         matches!(self, ClientError::Server { status: 401, .. })
     }
+
+    /// The server's refusal from its status and body: its error code when the body is the
+    /// API's error body, `http_error` and the start of the body otherwise (a proxy's page).
+    pub(crate) fn refused(status: u16, text: &str) -> ClientError {
+        match serde_json::from_str::<ErrorBody>(text) {
+            Ok(b) => ClientError::Server {
+                status,
+                code: b.error.code.as_str().to_string(),
+                message: b.error.message,
+            },
+            Err(_) => ClientError::Server {
+                status,
+                code: "http_error".into(),
+                message: text.chars().take(200).collect(),
+            },
+        }
+    }
+}
+
+/// A reqwest error with its causes (its Display alone is often just "error sending request").
+pub(crate) fn describe(e: &reqwest::Error) -> String {
+    let mut s = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(c) = src {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        src = c.source();
+    }
+    s
 }

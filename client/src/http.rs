@@ -7,20 +7,23 @@
 
 use std::time::Duration;
 
-use reqwest::Method;
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
-
-use crate::error::ClientError;
-use crate::identity::Identity;
-use crate::matchmaking::{QUEUE_POLL_LIMIT, QueueWait, check_room_code};
-use crate::sync::SyncTransport;
-use crate::wire::{
-    AccountResponse, Challenge, DeviceInfo, Devices, ErrorBody, LinkCode, LoginRequest,
-    LoginResponse, PullResponse, Rating, Ratings, RoomInfo, RoomSettings, Seated, UploadItem,
-    UploadRequest, UploadResponse,
+use tongcheng_api::auth::{
+    AccountResponse, DeviceId, DeviceInfo, LinkResponse, LoginRequest, LoginResponse,
 };
+use tongcheng_api::endpoints::{
+    Account, Challenge, CreateLink, CreateRoom, Devices, JoinRoom, Login, Logout, Pull, Ratings,
+    RevokeDevice, ShowRoom, Upload,
+};
+use tongcheng_api::play::{Rating, RoomInfo, RoomSettings, Seated};
+use tongcheng_api::sync::{PullQuery, PullResponse, UploadRequest, UploadResponse};
+use tongcheng_api::{Endpoint, Method, NoBody, NoParams, RequestBody, ResponseBody};
+
+use crate::error::{ClientError, describe};
+use crate::identity::Identity;
+use crate::matchmaking::{QUEUE_POLL_LIMIT, QueueWait, check_room, check_room_code};
+use crate::sync::SyncTransport;
 
 /// How hard to try before giving up.
 #[derive(Clone, Copy, Debug)]
@@ -120,6 +123,11 @@ impl HttpApi {
     }
 
     fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        let method = match method {
+            Method::Get => reqwest::Method::GET,
+            Method::Post => reqwest::Method::POST,
+            Method::Delete => reqwest::Method::DELETE,
+        };
         let r = self.http.request(method, format!("{}{path}", self.base));
         match &self.token {
             Some(t) => r.bearer_auth(t),
@@ -161,23 +169,48 @@ impl HttpApi {
         }
     }
 
-    fn json<T: DeserializeOwned>(
+    /// Calls endpoint `E` with its path parameters, query and body (retrying transient
+    /// failures): its answer.
+    pub fn call<E>(
         &self,
-        build: impl Fn() -> RequestBuilder,
-    ) -> Result<T, ClientError> {
-        let resp = self.send(build)?;
+        params: &E::Params,
+        query: &E::Query,
+        body: &E::Request,
+    ) -> Result<E::Response, ClientError>
+    where
+        E: Endpoint,
+        E::Query: Serialize,
+        E::Request: RequestBody,
+        E::Response: ResponseBody,
+    {
+        let path = E::path(params);
+        let body = body
+            .to_json()
+            .transpose()
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        let resp = self.send(|| {
+            let r = self.request(E::METHOD, &path).query(query);
+            match &body {
+                Some(b) => r
+                    .header(reqwest::header::CONTENT_TYPE, "application/json")
+                    .body(b.clone()),
+                None => r,
+            }
+        })?;
         let text = resp
             .text()
             .map_err(|e| ClientError::Network(describe(&e)))?;
-        serde_json::from_str(&text).map_err(|e| ClientError::Protocol(e.to_string()))
+        E::Response::from_body(&text).map_err(|e| ClientError::Protocol(e.to_string()))
     }
 
-    fn post_json<B: Serialize, T: DeserializeOwned>(
-        &self,
-        path: &str,
-        body: &B,
-    ) -> Result<T, ClientError> {
-        self.json(|| self.request(Method::POST, path).json(body))
+    /// [`HttpApi::call`] for an endpoint without path or query parameters.
+    fn simple<E>(&self, body: &E::Request) -> Result<E::Response, ClientError>
+    where
+        E: Endpoint<Params = NoParams, Query = NoParams>,
+        E::Request: RequestBody,
+        E::Response: ResponseBody,
+    {
+        self.call::<E>(&NoParams {}, &NoParams {}, body)
     }
 
     /// Logs in with the device's key (asking a challenge and signing it), joining the
@@ -192,14 +225,13 @@ impl HttpApi {
         self.token = None;
         let mut tries = 0;
         loop {
-            let challenge: Challenge =
-                self.post_json("/v1/auth/challenge", &serde_json::json!({}))?;
+            let challenge = self.simple::<Challenge>(&NoBody)?;
             let req = LoginRequest {
                 public_key: identity.public_hex(),
                 signature: identity.sign_login(&challenge.nonce)?,
                 nonce: challenge.nonce,
-                device_name,
-                link_code,
+                device_name: Some(device_name.to_string()),
+                link_code: link_code.map(str::to_string),
             };
             let once = HttpApi {
                 base: self.base.clone(),
@@ -210,7 +242,7 @@ impl HttpApi {
                 },
                 token: None,
             };
-            match once.post_json::<_, LoginResponse>("/v1/auth/login", &req) {
+            match once.simple::<Login>(&req) {
                 Ok(r) => {
                     self.token = Some(r.token.clone());
                     return Ok(r);
@@ -231,28 +263,25 @@ impl HttpApi {
     }
 
     /// A link code for another device to join this account.
-    pub fn create_link(&self) -> Result<LinkCode, ClientError> {
-        self.post_json("/v1/link", &serde_json::json!({}))
+    pub fn create_link(&self) -> Result<LinkResponse, ClientError> {
+        self.simple::<CreateLink>(&NoBody)
     }
 
     pub fn account(&self) -> Result<AccountResponse, ClientError> {
-        self.json(|| self.request(Method::GET, "/v1/account"))
+        self.simple::<Account>(&NoBody)
     }
 
     pub fn devices(&self) -> Result<Vec<DeviceInfo>, ClientError> {
-        Ok(self
-            .json::<Devices>(|| self.request(Method::GET, "/v1/devices"))?
-            .devices)
+        Ok(self.simple::<Devices>(&NoBody)?.devices)
     }
 
     pub fn revoke_device(&self, id: i64) -> Result<(), ClientError> {
-        self.send(|| self.request(Method::DELETE, &format!("/v1/devices/{id}")))
+        self.call::<RevokeDevice>(&DeviceId { id }, &NoParams {}, &NoBody)
             .map(drop)
     }
 
     pub fn logout(&self) -> Result<(), ClientError> {
-        self.send(|| self.request(Method::POST, "/v1/auth/logout"))
-            .map(drop)
+        self.simple::<Logout>(&NoBody).map(drop)
     }
 
     /// Joins the queue of `rules` (a preset; the server's default when `None`), ranked or
@@ -260,12 +289,7 @@ impl HttpApi {
     /// seats the player (a long poll, held up to [`QUEUE_POLL_LIMIT`]), and may be cancelled.
     /// Not retried: a new request is a new place at the back of the queue.
     pub fn start_queue(&self, rules: Option<&str>, ranked: bool) -> Result<QueueWait, ClientError> {
-        QueueWait::start(
-            format!("{}/v1/queue", self.base),
-            self.token.clone(),
-            rules,
-            ranked,
-        )
+        QueueWait::start(&self.base, self.token.clone(), rules, ranked)
     }
 
     /// Waits in the queue until seated: the table to join with an online session.
@@ -277,78 +301,43 @@ impl HttpApi {
 
     /// The account's ratings, one per rule set it was rated in (none for a new account).
     pub fn ratings(&self) -> Result<Vec<Rating>, ClientError> {
-        Ok(self
-            .json::<Ratings>(|| self.request(Method::GET, "/v1/ratings"))?
-            .ratings)
+        Ok(self.simple::<Ratings>(&NoBody)?.ratings)
     }
 
     /// Makes a private room with these settings (checked first: bad ones are not sent); the
     /// owner is admitted. The answer carries the 6-digit code to give to friends.
     pub fn create_room(&self, settings: &RoomSettings) -> Result<RoomInfo, ClientError> {
-        settings.check()?;
-        self.post_json("/v1/rooms", settings)
+        check_room(settings)?;
+        self.simple::<CreateRoom>(settings)
     }
 
     /// A room this account was admitted to, as it is now (who joined, same-IP pairs).
     pub fn room(&self, code: &str) -> Result<RoomInfo, ClientError> {
-        check_room_code(code)?;
-        self.json(|| self.request(Method::GET, &format!("/v1/rooms/{code}")))
+        self.call::<ShowRoom>(&check_room_code(code)?, &NoParams {}, &NoBody)
     }
 
     /// Joins a friend's room by its code (joining again gives the same answer).
     pub fn join_room(&self, code: &str) -> Result<RoomInfo, ClientError> {
-        check_room_code(code)?;
-        self.json(|| self.request(Method::POST, &format!("/v1/rooms/{code}/join")))
+        self.call::<JoinRoom>(&check_room_code(code)?, &NoParams {}, &NoBody)
     }
 }
 
 impl SyncTransport for HttpApi {
-    fn upload(&self, items: &[UploadItem]) -> Result<UploadResponse, ClientError> {
-        self.post_json("/v1/sync/upload", &UploadRequest { records: items })
+    fn upload(&self, request: &UploadRequest) -> Result<UploadResponse, ClientError> {
+        self.simple::<Upload>(request)
     }
 
     fn pull(&self, cursor: Option<&str>, limit: u32) -> Result<PullResponse, ClientError> {
-        let limit = limit.to_string();
-        self.json(|| {
-            let mut q = vec![("limit", limit.as_str())];
-            if let Some(c) = cursor {
-                q.push(("cursor", c));
-            }
-            self.request(Method::GET, "/v1/sync/pull").query(&q)
-        })
+        let query = PullQuery {
+            cursor: cursor.map(str::to_string),
+            limit: Some(limit),
+        };
+        self.call::<Pull>(&NoParams {}, &query, &NoBody)
     }
 }
 
 fn server_error(status: u16, resp: Response) -> ClientError {
-    server_error_text(status, &resp.text().unwrap_or_default())
-}
-
-/// The server's refusal from its status and body (its error code when the body has one).
-pub(crate) fn server_error_text(status: u16, text: &str) -> ClientError {
-    match serde_json::from_str::<ErrorBody>(text) {
-        Ok(b) => ClientError::Server {
-            status,
-            code: b.error.code,
-            message: b.error.message,
-        },
-        Err(_) => ClientError::Server {
-            status,
-            code: "http_error".into(),
-            message: text.chars().take(200).collect(),
-        },
-    }
-}
-
-/// A reqwest error with its causes (its Display alone is often just "error sending request").
-pub(crate) fn describe(e: &reqwest::Error) -> String {
-    let mut s = e.to_string();
-    let mut src = std::error::Error::source(e);
-    while let Some(c) = src {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        src = c.source();
-    }
-    s
+    ClientError::refused(status, &resp.text().unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -357,6 +346,7 @@ mod tests {
     use std::io::{Read, Write};
     use std::net::TcpListener;
     use std::time::Instant;
+    use tongcheng_api::play::Tier;
 
     /// A one-thread HTTP server that answers each connection with the next canned response.
     fn canned(responses: Vec<String>) -> String {
@@ -490,8 +480,8 @@ mod tests {
     #[test]
     fn ratings_are_read_with_tiers_and_provisional_status() {
         let body = r#"{"ratings":[
-            {"rules":"guobiao","mu":27.5,"sigma":3.1,"conservative":18.2,"games":14,"provisional":false,"tier":"gold"},
-            {"rules":"hangzhou","mu":25.0,"sigma":8.3,"conservative":0.0,"games":2,"provisional":true,"tier":null}]}"#;
+            {"rules":"guobiao","mu":27.5,"sigma":3.1,"conservative":18.2,"games":14,"provisional":false,"provisional_games":10,"tier":"gold"},
+            {"rules":"hangzhou","mu":25.0,"sigma":8.3,"conservative":0.0,"games":2,"provisional":true,"provisional_games":10,"tier":null}]}"#;
         let (url, seen) = canned_seen(vec![
             response("200 OK", "", body),
             response("200 OK", "", r#"{"ratings":[]}"#),
@@ -500,10 +490,10 @@ mod tests {
         let r = api.ratings().unwrap();
         assert_eq!(r.len(), 2);
         assert_eq!(
-            (r[0].tier.as_deref(), r[0].games, r[0].provisional),
-            (Some("gold"), 14, false)
+            (r[0].tier.clone(), r[0].games, r[0].provisional),
+            (Some(Tier::Gold), 14, false)
         );
-        assert_eq!((r[1].tier.as_deref(), r[1].provisional), (None, true));
+        assert_eq!((r[1].tier.clone(), r[1].provisional), (None, true));
         let req = seen.recv().unwrap();
         assert!(req.starts_with("GET /v1/ratings "), "{req}");
         assert!(
@@ -515,9 +505,10 @@ mod tests {
 
     #[test]
     fn a_room_is_made_joined_and_shown_with_same_ip_pairs() {
-        let made = r#"{"code":"042917","table":"ab12","people":2,"admitted":1,"same_ip":[]}"#;
-        let joined =
-            r#"{"code":"042917","table":"ab12","people":2,"admitted":2,"same_ip":[[7,9]]}"#;
+        let made = r#"{"code":"042917","table":"ab12","server":"http://n1","people":2,"admitted":1,
+            "players":[{"account":7,"name":"A"}],"same_ip":[]}"#;
+        let joined = r#"{"code":"042917","table":"ab12","server":"http://n1","people":2,"admitted":2,
+            "players":[{"account":7,"name":"A"},{"account":9,"name":"B"}],"same_ip":[[7,9]]}"#;
         let full =
             r#"{"error":{"code":"room_full","message":"every invitation to this room is taken"}}"#;
         let (url, seen) = canned_seen(vec![
@@ -589,7 +580,7 @@ mod tests {
 
     #[test]
     fn the_queue_answers_the_table_and_its_refusals_are_not_retried() {
-        let seated = r#"{"table":"t1","rules":"guobiao","ranked":false,"people":1,"bots":3}"#;
+        let seated = r#"{"table":"t1","rules":"guobiao","ranked":false,"people":1,"bots":3,"server":"http://n1"}"#;
         let timeout =
             r#"{"error":{"code":"queue_timeout","message":"no table could be made in time"}}"#;
         let (url, seen) = canned_seen(vec![

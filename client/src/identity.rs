@@ -9,13 +9,10 @@ use std::io::Write;
 use std::path::Path;
 
 use ed25519_dalek::{Signer, SigningKey};
-use tongcheng_core::record::hex;
+use tongcheng_api::auth::login_message;
+use tongcheng_core::hex::{hex, unhex, unhex_array};
 
 use crate::error::ClientError;
-
-/// The prefix of every login signature (the server's `LOGIN_DOMAIN`; the end-to-end tests
-/// check that the two agree).
-pub const LOGIN_DOMAIN: &[u8] = b"tongcheng-login-v1\n";
 
 /// What the key file starts with, so a wrong file is recognised.
 const KEY_FILE_TAG: &str = "tongcheng-ed25519-secret-v1 ";
@@ -88,8 +85,7 @@ impl Identity {
             .strip_prefix(KEY_FILE_TAG.trim_end())
             .ok_or_else(bad)?
             .trim();
-        let bytes = unhex(hexed).ok_or_else(bad)?;
-        let secret: [u8; 32] = bytes.try_into().map_err(|_| bad())?;
+        let secret = unhex_array::<32>(hexed).ok_or_else(bad)?;
         Ok(Identity::from_secret(secret))
     }
 
@@ -102,9 +98,7 @@ impl Identity {
     pub fn sign_login(&self, nonce_hex: &str) -> Result<String, ClientError> {
         let nonce = unhex(nonce_hex)
             .ok_or_else(|| ClientError::Protocol("the challenge nonce is not hex".into()))?;
-        let mut m = LOGIN_DOMAIN.to_vec();
-        m.extend_from_slice(&nonce);
-        m.extend_from_slice(&self.key.verifying_key().to_bytes());
+        let m = login_message(&nonce, &self.key.verifying_key().to_bytes());
         Ok(hex(&self.key.sign(&m).to_bytes()))
     }
 }
@@ -131,19 +125,6 @@ pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut f = opts.open(path)?;
     f.write_all(bytes)?;
     f.sync_all()
-}
-
-pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    s.as_bytes()
-        .chunks(2)
-        .map(|p| {
-            let d = |c: u8| (c as char).to_digit(16);
-            Some((d(p[0])? * 16 + d(p[1])?) as u8)
-        })
-        .collect()
 }
 
 #[cfg(test)]

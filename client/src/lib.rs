@@ -13,7 +13,8 @@
 //! - [`online`]: the online session — a seat at a server-hosted table over a WebSocket,
 //!   checking every hand's wall;
 //! - [`matchmaking`]: the queue's cancellable long poll and the checks on room requests;
-//! - [`wire`]: the JSON types of the server's `/v1` API.
+//! - [`api`]: the server's HTTP contract (the `tongcheng-api` crate): every request and
+//!   answer body, shared with the server.
 
 #![forbid(unsafe_code)]
 
@@ -24,12 +25,13 @@ pub mod matchmaking;
 pub mod online;
 pub mod session;
 pub mod sync;
-pub mod wire;
+
+pub use tongcheng_api as api;
 
 pub use error::ClientError;
 pub use http::{HttpApi, RetryPolicy};
 pub use identity::Identity;
-pub use matchmaking::{QueueWait, check_room_code};
+pub use matchmaking::{QueueWait, check_room, check_room_code};
 pub use online::{OnlineOptions, OnlineSession, OnlineUpdate};
 pub use session::Session;
 pub use sync::{SyncOptions, SyncReport, SyncTransport, sync};

@@ -15,9 +15,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 use tongcheng_core::bot::Level;
 
-use crate::error::ClientError;
-use crate::http::{describe, server_error_text};
-use crate::wire::{QueueRequest, RoomSettings, Seated};
+use tongcheng_api::Endpoint;
+use tongcheng_api::endpoints::Queue;
+use tongcheng_api::play::{QueueRequest, RoomCode, RoomSettings, Seated, is_room_code};
+
+use crate::error::{ClientError, describe};
 
 /// The longest a queue request is held open. The server always answers sooner (bots take the
 /// empty seats after its configured wait, and it gives up 30 s after that), so this only
@@ -26,9 +28,9 @@ pub const QUEUE_POLL_LIMIT: Duration = Duration::from_secs(300);
 
 /// A room code is exactly six ASCII digits; anything else is refused before it is sent (it
 /// goes into the request's path).
-pub fn check_room_code(code: &str) -> Result<(), ClientError> {
-    if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) {
-        Ok(())
+pub fn check_room_code(code: &str) -> Result<RoomCode, ClientError> {
+    if is_room_code(code) {
+        Ok(RoomCode { code: code.into() })
     } else {
         Err(ClientError::InvalidInput(format!(
             "a room code is 6 digits, not '{}'",
@@ -37,42 +39,13 @@ pub fn check_room_code(code: &str) -> Result<(), ClientError> {
     }
 }
 
-impl RoomSettings {
-    /// The settings' shape: 1 to 4 people, one bot level (easy, normal, hard) per seat
-    /// nobody is invited to, at least one hand and one second per time limit. The server's
-    /// own limits (most hands, longest time limit) are the server's to say.
-    pub fn check(&self) -> Result<(), ClientError> {
-        let bad = |m: String| Err(ClientError::InvalidInput(m));
-        if !(1..=4).contains(&self.people) {
-            return bad(format!(
-                "a room has 1 to 4 people (the owner included), not {}",
-                self.people
-            ));
-        }
-        let empty = usize::from(4 - self.people);
-        if self.bots.len() != empty {
-            return bad(format!(
-                "{} bot levels are needed, one per seat nobody is invited to; {} given",
-                empty,
-                self.bots.len()
-            ));
-        }
-        if let Some(Err(e)) = self
-            .bots
-            .iter()
-            .map(|b| b.parse::<Level>())
-            .find(Result::is_err)
-        {
-            return bad(e);
-        }
-        if self.hands == Some(0) {
-            return bad("a match has at least one hand".into());
-        }
-        if [self.first_discard_secs, self.discard_secs, self.claim_secs].contains(&Some(0)) {
-            return bad("a time limit is at least one second".into());
-        }
-        Ok(())
-    }
+/// Room settings within the contract's bounds, each bot level one the core knows; bad ones
+/// are refused before they are sent.
+pub fn check_room(settings: &RoomSettings) -> Result<(), ClientError> {
+    settings
+        .check::<Level>()
+        .map(drop)
+        .map_err(ClientError::InvalidInput)
 }
 
 enum Outcome {
@@ -122,15 +95,20 @@ impl std::fmt::Debug for QueueWait {
 
 impl QueueWait {
     /// Sends the queue request for `rules` (a preset; the server's default when `None`),
-    /// ranked or casual, to `url` (`…/v1/queue`) with the session `token`.
+    /// ranked or casual, to the server at `base` with the session `token`.
     pub(crate) fn start(
-        url: String,
+        base: &str,
         token: Option<String>,
         rules: Option<&str>,
         ranked: bool,
     ) -> Result<QueueWait, ClientError> {
-        let body = serde_json::to_vec(&QueueRequest { rules, ranked })
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        let url = format!("{base}{}", Queue::PATH);
+        let request = QueueRequest {
+            rules: rules.map(str::to_string),
+            ranked,
+        };
+        let body =
+            serde_json::to_vec(&request).map_err(|e| ClientError::Protocol(e.to_string()))?;
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .timeout(QUEUE_POLL_LIMIT)
@@ -168,7 +146,7 @@ impl QueueWait {
                         .await
                         .map_err(|e| ClientError::Network(describe(&e)))?;
                     if !(200..300).contains(&status) {
-                        return Err(server_error_text(status, &text));
+                        return Err(ClientError::refused(status, &text));
                     }
                     serde_json::from_str::<Seated>(&text)
                         .map_err(|e| ClientError::Protocol(e.to_string()))
@@ -263,17 +241,9 @@ impl Drop for QueueWait {
 mod tests {
     use super::*;
 
-    fn settings(people: u8, bots: &[&str]) -> RoomSettings {
-        RoomSettings {
-            people,
-            bots: bots.iter().map(|b| b.to_string()).collect(),
-            ..RoomSettings::default()
-        }
-    }
-
     #[test]
     fn room_codes_are_six_digits() {
-        assert!(check_room_code("012345").is_ok());
+        assert_eq!(check_room_code("012345").unwrap().code, "012345");
         for bad in [
             "12345",
             "1234567",
@@ -290,26 +260,17 @@ mod tests {
 
     #[test]
     fn room_settings_are_checked_before_sending() {
-        assert!(settings(4, &[]).check().is_ok());
-        assert!(settings(2, &["easy", "hard"]).check().is_ok());
-        assert!(settings(1, &["easy", "normal", "hard"]).check().is_ok());
-        let bad = [
-            settings(0, &["easy", "easy", "easy", "easy"]),
-            settings(5, &[]),
-            settings(2, &["easy"]),
-            settings(3, &["godlike"]),
-            RoomSettings {
-                hands: Some(0),
-                ..settings(4, &[])
-            },
-            RoomSettings {
-                claim_secs: Some(0),
-                ..settings(4, &[])
-            },
-        ];
-        for s in bad {
+        let room = |people, bots: &[&str]| RoomSettings {
+            people,
+            bots: bots.iter().map(|b| b.to_string()).collect(),
+            ..RoomSettings::default()
+        };
+        assert!(check_room(&room(4, &[])).is_ok());
+        assert!(check_room(&room(2, &["easy", "hard"])).is_ok());
+        // The core's levels, not only the contract's bounds.
+        for s in [room(5, &[]), room(3, &["godlike"])] {
             assert!(
-                matches!(s.check(), Err(ClientError::InvalidInput(_))),
+                matches!(check_room(&s), Err(ClientError::InvalidInput(_))),
                 "{s:?}"
             );
         }

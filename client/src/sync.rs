@@ -20,12 +20,15 @@ use tongcheng_core::history::{HistoryError, HistoryStore};
 use tongcheng_core::record::{HandRecord, RecordId};
 use tongcheng_core::seat::Seat;
 
+use tongcheng_api::sync::{
+    PullItem, PullResponse, UploadItem, UploadRequest, UploadResponse, UploadStatus,
+};
+
 use crate::error::ClientError;
-use crate::wire::{PullResponse, UploadItem, UploadResponse};
 
 /// The two calls a sync needs from the server.
 pub trait SyncTransport {
-    fn upload(&self, items: &[UploadItem]) -> Result<UploadResponse, ClientError>;
+    fn upload(&self, request: &UploadRequest) -> Result<UploadResponse, ClientError>;
     fn pull(&self, cursor: Option<&str>, limit: u32) -> Result<PullResponse, ClientError>;
 }
 
@@ -94,17 +97,19 @@ pub fn upload(
         if pending.is_empty() {
             return Ok(());
         }
-        let mut items = Vec::with_capacity(pending.len());
+        let mut request = UploadRequest {
+            records: Vec::with_capacity(pending.len()),
+        };
         for p in &pending {
             let hand = store.get_hand(p.hand)?;
-            items.push(UploadItem {
+            request.records.push(UploadItem {
                 record: RawValue::from_string(p.record_json.clone())
                     .map_err(|e| ClientError::Protocol(e.to_string()))?,
                 seat: hand.seat.0,
                 played_at: hand.played_at,
             });
         }
-        let resp = match transport.upload(&items) {
+        let resp = match transport.upload(&request) {
             // Too big for the server's body limit: smaller batches, and a hand too big on
             // its own is refused like any other, so it never wedges the outbox.
             Err(ClientError::Server { status: 413, .. }) if batch > 1 => {
@@ -136,19 +141,22 @@ pub fn upload(
         let mut taken: Vec<RecordId> = Vec::new();
         let mut refused = 0;
         for (p, r) in pending.iter().zip(resp.results) {
-            match r.status.as_str() {
-                "accepted" => {
+            match r.status {
+                UploadStatus::Accepted => {
                     report.uploaded += 1;
                     taken.push(p.record_id.clone());
                 }
-                "already" => {
+                UploadStatus::Already => {
                     report.already += 1;
                     taken.push(p.record_id.clone());
                 }
-                "rejected" => {
+                UploadStatus::Rejected => {
                     let reason = match (r.code, r.reason) {
                         (Some(c), Some(m)) => format!("{c}: {m}"),
-                        (c, m) => c.or(m).unwrap_or_else(|| "refused".into()),
+                        (c, m) => c
+                            .map(|c| c.to_string())
+                            .or(m)
+                            .unwrap_or_else(|| "refused".into()),
                     };
                     if store.mark_rejected(&p.record_id, &reason)? {
                         refused += 1;
@@ -157,9 +165,6 @@ pub fn upload(
                         id: p.record_id.to_string(),
                         reason,
                     });
-                }
-                other => {
-                    return Err(ClientError::Protocol(format!("upload status '{other}'")));
                 }
             }
         }
@@ -215,7 +220,7 @@ enum Import {
 }
 
 /// Stores one pulled hand; whether it was new here.
-fn import(store: &mut HistoryStore, item: &crate::wire::PullItem) -> Result<bool, Import> {
+fn import(store: &mut HistoryStore, item: &PullItem) -> Result<bool, Import> {
     let record =
         HandRecord::from_json(item.record.get()).map_err(|e| Import::Refused(e.to_string()))?;
     if item.seat > 3 {
@@ -245,7 +250,7 @@ mod tests {
     use tongcheng_core::wall::Seed;
 
     use super::*;
-    use crate::wire::UploadResult;
+    use tongcheng_api::sync::{RejectCode, UploadResult};
 
     fn hands(n: u64) -> Vec<HandRecord> {
         (0..n)
@@ -272,7 +277,8 @@ mod tests {
     }
 
     impl SyncTransport for Fake {
-        fn upload(&self, items: &[UploadItem]) -> Result<UploadResponse, ClientError> {
+        fn upload(&self, request: &UploadRequest) -> Result<UploadResponse, ClientError> {
+            let items = &request.records;
             self.batches.borrow_mut().push(items.len());
             if items.len() > self.max {
                 return Err(ClientError::Server {
@@ -285,16 +291,20 @@ mod tests {
                 .iter()
                 .map(|i| {
                     let r = HandRecord::from_json(i.record.get()).unwrap();
-                    let refused = r.id.as_str() == self.refuse;
-                    UploadResult {
-                        id: Some(r.id.to_string()),
-                        status: if refused { "rejected" } else { "accepted" }.into(),
-                        code: refused.then(|| "event_differs".into()),
-                        reason: refused.then(|| "forged".into()),
+                    let id = Some(r.id.to_string());
+                    if r.id.as_str() == self.refuse {
+                        UploadResult::rejected(id, RejectCode::EventDiffers, "forged")
+                    } else {
+                        UploadResult {
+                            id,
+                            status: UploadStatus::Accepted,
+                            code: None,
+                            reason: None,
+                        }
                     }
                 })
                 .collect();
-            Ok(UploadResponse { results })
+            Ok(UploadResponse::new(results))
         }
 
         fn pull(&self, cursor: Option<&str>, _: u32) -> Result<PullResponse, ClientError> {
@@ -303,7 +313,7 @@ mod tests {
             Ok(PullResponse {
                 records: page
                     .iter()
-                    .map(|r| crate::wire::PullItem {
+                    .map(|r| PullItem {
                         id: r.id.to_string(),
                         record: RawValue::from_string(r.to_json()).unwrap(),
                         seat: 1,

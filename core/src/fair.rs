@@ -15,7 +15,7 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
-use crate::record::hex;
+use crate::hex::hex;
 use crate::wall::Seed;
 
 const COMMIT_DOMAIN: &[u8] = b"tongcheng wall commitment v1\n";

@@ -8,6 +8,7 @@ pub mod describe;
 pub mod fair;
 pub mod game;
 pub mod hand;
+pub mod hex;
 pub mod hint;
 #[cfg(feature = "history")]
 pub mod history;

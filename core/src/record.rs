@@ -21,6 +21,7 @@ use sha2::{Digest, Sha256};
 
 use crate::fair::{FairWall, FairnessError};
 use crate::game::{Action, Event, Game, HandResult, HandSetup, Scorer, WinScore};
+use crate::hex::hex;
 use crate::rules::{Piao, RuleSet};
 use crate::score::hangzhou;
 use crate::seat::Seat;
@@ -95,17 +96,6 @@ impl<'de> Deserialize<'de> for RecordId {
         let s = String::deserialize(d)?;
         RecordId::parse(&s).map_err(serde::de::Error::custom)
     }
-}
-
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
 }
 
 /// An action as two bytes for hashing: its kind and its tile (0xFF when it has none).

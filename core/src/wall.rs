@@ -43,19 +43,13 @@ impl Seed {
     }
 
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::hex::hex(&self.0)
     }
 
     pub fn from_hex(s: &str) -> Result<Seed, String> {
-        if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(format!("a seed is 64 hex digits, got '{s}'"));
-        }
-        let mut out = [0u8; 32];
-        for (i, b) in out.iter_mut().enumerate() {
-            *b = u8::from_str_radix(&s[2 * i..2 * i + 2], 16)
-                .map_err(|_| format!("'{s}' is not hexadecimal"))?;
-        }
-        Ok(Seed(out))
+        crate::hex::unhex_array(s)
+            .map(Seed)
+            .ok_or_else(|| format!("a seed is 64 hex digits, got '{s}'"))
     }
 }
 

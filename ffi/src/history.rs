@@ -13,13 +13,16 @@ impl From<HistoryError> for TongchengError {
     fn from(e: HistoryError) -> TongchengError {
         let message = e.to_string();
         match e {
-            HistoryError::NotFound { .. } => TongchengError::NotFound { message },
+            HistoryError::NotFound { .. } => TongchengError::NotFound {
+                code: None,
+                detail: message,
+            },
             // A record handed to `save_hand` that does not verify, or a bad argument.
             HistoryError::Unverified { .. } | HistoryError::Invalid(_) => {
-                TongchengError::InvalidInput { message }
+                TongchengError::InvalidInput { detail: message }
             }
-            _ if e.is_unusable_file() => TongchengError::UnusableHistory { message },
-            _ => TongchengError::Storage { message },
+            _ if e.is_unusable_file() => TongchengError::UnusableHistory { detail: message },
+            _ => TongchengError::Storage { detail: message },
         }
     }
 }
@@ -94,7 +97,7 @@ fn seat(n: u8) -> Result<Seat, TongchengError> {
         Ok(Seat(n))
     } else {
         Err(TongchengError::InvalidInput {
-            message: format!("seat {n} does not exist (seats are 0–3)"),
+            detail: format!("seat {n} does not exist (seats are 0–3)"),
         })
     }
 }
@@ -124,7 +127,7 @@ impl HistoryStore {
     ) -> Result<i64, TongchengError> {
         let record =
             HandRecord::from_json(&record_json).map_err(|e| TongchengError::InvalidInput {
-                message: e.to_string(),
+                detail: e.to_string(),
             })?;
         let id =
             self.lock()
@@ -156,7 +159,7 @@ impl HistoryStore {
             final_scores
                 .try_into()
                 .map_err(|_| TongchengError::InvalidInput {
-                    message: "final scores are four numbers".into(),
+                    detail: "final scores are four numbers".into(),
                 })?;
         Ok(self
             .lock()

@@ -26,37 +26,50 @@ pub mod table_online;
 
 uniffi::setup_scaffolding!();
 
-/// The one public error type at the boundary. Flat: each variant reaches Kotlin and Swift as
-/// its own exception type whose message is the text below.
+/// The one public error type at the boundary. Each variant reaches Kotlin and Swift as its
+/// own exception type (a Swift enum case) with these fields: `detail`, the words for people,
+/// and for answers of the server `code`, its stable error code (`queue_timeout`,
+/// `room_full`, …), which the shells switch on — never on the words.
 #[derive(Clone, Debug, thiserror::Error, uniffi::Error)]
-#[uniffi(flat_error)]
 pub enum TongchengError {
     /// The action is not legal now; nothing changed.
-    #[error("illegal action: {message}")]
-    IllegalAction { message: String },
+    #[error("illegal action: {detail}")]
+    IllegalAction { detail: String },
     /// Malformed input: bad tile notation, an unknown rule set or level, a bad record.
-    #[error("invalid input: {message}")]
-    InvalidInput { message: String },
+    #[error("invalid input: {detail}")]
+    InvalidInput { detail: String },
     /// The history database failed (I/O, a read-only file, a lock held too long).
-    #[error("storage: {message}")]
-    Storage { message: String },
+    #[error("storage: {detail}")]
+    Storage { detail: String },
     /// The history file cannot be used as it is — not a history, damaged, or written by a
     /// newer app. It was left untouched; offer to move it aside (`moveAside`) and start anew.
-    #[error("unusable history: {message}")]
-    UnusableHistory { message: String },
-    /// No such record.
-    #[error("not found: {message}")]
-    NotFound { message: String },
+    #[error("unusable history: {detail}")]
+    UnusableHistory { detail: String },
+    /// No such record here, or the server has no such thing (a room code no room has:
+    /// `code` is then the server's, `not_found`).
+    #[error("not found: {detail}")]
+    NotFound {
+        code: Option<String>,
+        detail: String,
+    },
     /// The server cannot be reached (after retries): try again later.
-    #[error("network: {message}")]
-    Network { message: String },
-    /// The session is not valid (expired or revoked): log in again.
-    #[error("not logged in: {message}")]
-    NotLoggedIn { message: String },
-    /// The server refused the request; the message says why.
-    #[error("server: {message}")]
-    Server { message: String },
+    #[error("network: {detail}")]
+    Network { detail: String },
+    /// The session is not valid (expired or revoked; `code` is the server's,
+    /// `unauthorized`), or there is none yet: log in again.
+    #[error("not logged in: {detail}")]
+    NotLoggedIn {
+        code: Option<String>,
+        detail: String,
+    },
+    /// The server refused the request: `code` is its stable error code. Without a code, its
+    /// answer made no sense or the device's own files failed.
+    #[error("server: {detail}")]
+    Server {
+        code: Option<String>,
+        detail: String,
+    },
     /// The player gave up waiting (a queue place cancelled).
-    #[error("cancelled: {message}")]
-    Cancelled { message: String },
+    #[error("cancelled: {detail}")]
+    Cancelled { detail: String },
 }

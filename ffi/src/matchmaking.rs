@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tongcheng_client::QueueWait;
-use tongcheng_client::wire::{Rating, RoomInfo, RoomSettings, Seated};
+use tongcheng_client::api::play::{Rating, RoomInfo, RoomSettings, Seated};
 
 use crate::TongchengError;
 use crate::online::OnlineClient;
@@ -62,7 +62,7 @@ impl From<Rating> for RatingModel {
             games: r.games,
             provisional: r.provisional,
             provisional_games: r.provisional_games,
-            tier: r.tier,
+            tier: r.tier.map(|t| t.to_string()),
         }
     }
 }
@@ -171,7 +171,7 @@ impl QueueTicket {
 fn check_rules(rules: &Option<String>) -> Result<(), TongchengError> {
     match rules {
         Some(r) if r.is_empty() || r.len() > 64 => Err(TongchengError::InvalidInput {
-            message: format!(
+            detail: format!(
                 "'{}' is not a rule set name",
                 r.chars().take(64).collect::<String>()
             ),
@@ -304,5 +304,33 @@ mod tests {
             Err(TongchengError::Network { .. })
         ));
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn the_servers_refusals_keep_their_stable_code() {
+        use tongcheng_client::ClientError;
+        let refused = |status: u16, code: &str| {
+            TongchengError::from(ClientError::Server {
+                status,
+                code: code.into(),
+                message: "in words".into(),
+            })
+        };
+        let e = refused(503, "queue_timeout");
+        assert!(
+            matches!(&e, TongchengError::Server { code: Some(c), detail }
+                if c == "queue_timeout" && detail.contains("in words")),
+            "{e:?}"
+        );
+        assert!(matches!(
+            refused(404, "not_found"),
+            TongchengError::NotFound { code: Some(c), .. } if c == "not_found"
+        ));
+        assert!(matches!(
+            refused(401, "unauthorized"),
+            TongchengError::NotLoggedIn { code: Some(c), .. } if c == "unauthorized"
+        ));
+        let odd = TongchengError::from(ClientError::Protocol("not JSON".into()));
+        assert!(matches!(odd, TongchengError::Server { code: None, .. }));
     }
 }

@@ -60,7 +60,7 @@ pub use tongcheng_core::describe::glyph;
 fn tile(code: &str) -> Result<Tile, TongchengError> {
     code.parse::<Tile>()
         .map_err(|e| TongchengError::InvalidInput {
-            message: e.to_string(),
+            detail: e.to_string(),
         })
 }
 

@@ -65,25 +65,32 @@ impl From<ClientError> for TongchengError {
     fn from(e: ClientError) -> TongchengError {
         match e {
             ClientError::History(h) => h.into(),
+            ClientError::InvalidInput(detail) => TongchengError::InvalidInput { detail },
+            ClientError::Server {
+                status,
+                code,
+                message: detail,
+            } => {
+                let code = Some(code);
+                match status {
+                    401 => TongchengError::NotLoggedIn { code, detail },
+                    // A room code no room has.
+                    404 => TongchengError::NotFound { code, detail },
+                    _ => TongchengError::Server { code, detail },
+                }
+            }
             ClientError::Network(_) => TongchengError::Network {
-                message: e.to_string(),
-            },
-            ClientError::Server { status: 401, .. } => TongchengError::NotLoggedIn {
-                message: e.to_string(),
-            },
-            ClientError::InvalidInput(_) => TongchengError::InvalidInput {
-                message: e.to_string(),
+                detail: e.to_string(),
             },
             ClientError::Cancelled => TongchengError::Cancelled {
-                message: e.to_string(),
+                detail: e.to_string(),
             },
-            // A room code no room has.
-            ClientError::Server { status: 404, .. } => TongchengError::NotFound {
-                message: e.to_string(),
-            },
-            other => TongchengError::Server {
-                message: other.to_string(),
-            },
+            ClientError::Protocol(_) | ClientError::Identity(_) | ClientError::SessionFile(_) => {
+                TongchengError::Server {
+                    code: None,
+                    detail: e.to_string(),
+                }
+            }
         }
     }
 }
@@ -119,7 +126,7 @@ impl OnlineClient {
                     bytes
                         .try_into()
                         .map_err(|b: Vec<u8>| TongchengError::InvalidInput {
-                            message: format!("the kept device key has {} bytes, not 32", b.len()),
+                            detail: format!("the kept device key has {} bytes, not 32", b.len()),
                         })?;
                 Identity::from_secret(secret)
             }

@@ -222,7 +222,7 @@ impl GameSession {
     #[uniffi::constructor]
     pub fn new(config: SessionConfig) -> Result<Arc<GameSession>, TongchengError> {
         let rules = RuleSet::preset(&config.rules).ok_or_else(|| TongchengError::InvalidInput {
-            message: format!(
+            detail: format!(
                 "unknown rules '{}' (known: {})",
                 config.rules,
                 RuleSet::preset_names().join(", ")
@@ -231,15 +231,15 @@ impl GameSession {
         let level: Level = config
             .level
             .parse()
-            .map_err(|message| TongchengError::InvalidInput { message })?;
+            .map_err(|detail| TongchengError::InvalidInput { detail })?;
         let clock: Clock = config
             .clock
             .parse()
-            .map_err(|message| TongchengError::InvalidInput { message })?;
+            .map_err(|detail| TongchengError::InvalidInput { detail })?;
         let you = usize::from(config.player);
         if you > 3 {
             return Err(TongchengError::InvalidInput {
-                message: format!("player {you} does not exist (players are 0–3)"),
+                detail: format!("player {you} does not exist (players are 0–3)"),
             });
         }
         let mut players = [Player::Bot(level); 4];
@@ -283,7 +283,7 @@ impl GameSession {
     #[uniffi::constructor]
     pub fn resume(saved_json: String) -> Result<Arc<GameSession>, TongchengError> {
         let invalid = |e: &dyn std::fmt::Display| TongchengError::InvalidInput {
-            message: format!("the saved game cannot be resumed: {e}"),
+            detail: format!("the saved game cannot be resumed: {e}"),
         };
         let saved = SavedTable::from_json(&saved_json).map_err(|e| invalid(&e))?;
         let table = Table::resume(&saved).map_err(|e| invalid(&e))?;
@@ -362,7 +362,7 @@ impl GameSession {
         s.table
             .act(you, action, now_ms)
             .map_err(|e| TongchengError::IllegalAction {
-                message: e.to_string(),
+                detail: e.to_string(),
             })?;
         s.now_ms = now_ms;
         self.changed(s, false).map(|_| ())
@@ -439,11 +439,11 @@ impl GameSession {
 #[uniffi::export]
 pub fn verify_record(record_json: String) -> Result<Vec<String>, TongchengError> {
     let record = HandRecord::from_json(&record_json).map_err(|e| TongchengError::InvalidInput {
-        message: e.to_string(),
+        detail: e.to_string(),
     })?;
     let game =
         tongcheng_core::record::replay(&record).map_err(|e| TongchengError::InvalidInput {
-            message: e.to_string(),
+            detail: e.to_string(),
         })?;
     Ok(game
         .events()

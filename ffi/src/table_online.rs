@@ -151,7 +151,8 @@ impl OnlineClient {
         rules: Option<String>,
     ) -> Result<Arc<OnlineSession>, TongchengError> {
         let token = self.token().ok_or_else(|| TongchengError::NotLoggedIn {
-            message: "log in before playing online".into(),
+            code: None,
+            detail: "log in before playing online".into(),
         })?;
         let inner = tongcheng_client::OnlineSession::connect(
             &self.server(),
@@ -181,7 +182,7 @@ impl OnlineSession {
         self.inner
             .act(action)
             .map_err(|e| TongchengError::IllegalAction {
-                message: e.to_string(),
+                detail: e.to_string(),
             })
     }
 

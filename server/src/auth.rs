@@ -1,29 +1,18 @@
-//! The cryptography of login and linking: what a device signs, and the random secrets the
-//! server hands out (nonces, session tokens, link codes).
+//! The cryptography of login and linking: checking what a device signed, and the random
+//! secrets the server hands out (nonces, session tokens, link codes, ids).
 //!
-//! A device proves it holds its Ed25519 key by signing a server challenge. The signed message
-//! is domain-separated ([`LOGIN_DOMAIN`]) and binds the nonce and the public key, so a
-//! signature made for this purpose can never be replayed elsewhere, and each nonce is single
-//! use with a short expiry. Tokens and link codes are random, and stored only as SHA-256
-//! hashes: a leaked database holds no usable session.
+//! A device proves it holds its Ed25519 key by signing a server challenge: the signed message
+//! is the API's [`login_message`] (domain-separated, binding the nonce and the public key),
+//! and each nonce is single use with a short expiry. Tokens and link codes are random, and
+//! stored only as SHA-256 hashes: a leaked database holds no usable session.
 
 use ed25519_dalek::{Signature, VerifyingKey};
 use sha2::{Digest, Sha256};
-use tongcheng_core::record::hex;
+use tongcheng_api::ErrorCode;
+use tongcheng_api::auth::login_message;
+use tongcheng_core::hex::{hex, unhex_array};
 
 use crate::error::ApiError;
-
-/// The prefix of every login signature: what the signature is for, and the protocol version.
-pub const LOGIN_DOMAIN: &[u8] = b"tongcheng-login-v1\n";
-
-/// The bytes a device signs to log in with `public_key` against challenge `nonce`.
-pub fn login_message(nonce: &[u8], public_key: &[u8]) -> Vec<u8> {
-    let mut m = Vec::with_capacity(LOGIN_DOMAIN.len() + nonce.len() + public_key.len());
-    m.extend_from_slice(LOGIN_DOMAIN);
-    m.extend_from_slice(nonce);
-    m.extend_from_slice(public_key);
-    m
-}
 
 /// `N` bytes from the operating system's CSPRNG.
 pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
@@ -33,35 +22,25 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     Ok(b)
 }
 
+/// A random id (tables, queue tickets, nodes, process instances): 8 bytes, hex (all zeros
+/// should the OS's generator ever fail).
+pub fn random_id() -> String {
+    hex(&random_bytes::<8>().unwrap_or_default())
+}
+
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// Bytes from hex digits (either case); `None` for anything else.
-pub fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    s.as_bytes()
-        .chunks(2)
-        .map(|p| {
-            let d = |c: u8| (c as char).to_digit(16);
-            Some((d(p[0])? * 16 + d(p[1])?) as u8)
-        })
-        .collect()
-}
-
 /// Exactly `N` bytes of hex, or a 400 naming the field.
 pub fn unhex_exact<const N: usize>(s: &str, field: &'static str) -> Result<[u8; N], ApiError> {
-    unhex(s)
-        .and_then(|v| <[u8; N]>::try_from(v).ok())
-        .ok_or_else(|| {
-            ApiError::bad_request(
-                "bad_request",
-                format!("{field} must be {} hex digits", N * 2),
-            )
-        })
+    unhex_array(s).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("{field} must be {} hex digits", N * 2),
+        )
+    })
 }
 
 /// Checks a login signature (strict Ed25519: no malleable signatures, no weak keys).
@@ -121,14 +100,6 @@ pub fn display_name() -> Result<String, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hex_round_trips_and_refuses_garbage() {
-        assert_eq!(unhex("00ff10"), Some(vec![0, 255, 16]));
-        assert_eq!(unhex("0"), None);
-        assert_eq!(unhex("zz"), None);
-        assert_eq!(unhex("é1"), None);
-    }
 
     #[test]
     fn link_codes_normalize() {

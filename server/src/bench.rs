@@ -10,14 +10,16 @@ use std::time::Instant;
 
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Value, json};
+use tongcheng_api::auth::login_message;
 use tongcheng_core::bot::play_simple_hand;
 use tongcheng_core::game::HandSetup;
-use tongcheng_core::record::{HandRecord, Verifier, hex};
+use tongcheng_core::hex::{hex, unhex};
+use tongcheng_core::record::{HandRecord, Verifier};
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::{Seat, Wind};
 use tongcheng_core::wall::Seed;
 
-use crate::auth::{login_message, random_bytes, unhex};
+use crate::auth::random_bytes;
 use crate::routes::sync::read_record;
 use crate::{Config, Shared, store};
 

@@ -99,7 +99,7 @@ impl Cluster {
             client,
             tables,
             prefix: prefix.to_string(),
-            instance: crate::play::table_id(),
+            instance: crate::auth::random_id(),
         })
     }
 
@@ -107,7 +107,7 @@ impl Cluster {
         format!(
             "{}.node.{}",
             self.prefix,
-            tongcheng_core::record::hex(node_url.as_bytes())
+            tongcheng_core::hex::hex(node_url.as_bytes())
         )
     }
 

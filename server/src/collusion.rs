@@ -32,7 +32,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
-use serde::Serialize;
+pub use tongcheng_api::admin::{Measure, MeasureName, PairReport, Report, Thresholds};
 use tongcheng_core::Seat;
 use tongcheng_core::bot::{Bot, Level, LevelBot};
 use tongcheng_core::game::{Action, DecisionKind, Game};
@@ -56,29 +56,6 @@ pub const PASS_RATE_FLOOR: f64 = 0.05;
 /// single surprise cannot make a huge z-score.
 pub const MIN_VARIANCE: f64 = 1.0;
 
-/// When a pair is flagged.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Thresholds {
-    /// Hands the two must have shared before the pair is reported at all.
-    pub min_hands: u32,
-    /// One-sided z-score a measure must reach: 3.5 is about one honest measure in 4,000
-    /// under the normal approximation, which is generous on small binomials (six wins out
-    /// of six on one player's discards is z ≈ 3.0), hence above the textbook 3.
-    pub z: f64,
-    /// Events a measure must have seen.
-    pub min_observed: u32,
-}
-
-impl Default for Thresholds {
-    fn default() -> Thresholds {
-        Thresholds {
-            min_hands: 20,
-            z: 3.5,
-            min_observed: 4,
-        }
-    }
-}
-
 /// One ranked hand as the report reads it: the account in each of the record's seats
 /// (`None` for a bot) and the record.
 #[derive(Clone, Debug)]
@@ -87,78 +64,21 @@ pub struct RankedRecord {
     pub record: HandRecord,
 }
 
-/// One measure of a pair: what was seen against what honest play predicts.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Measure {
-    /// The occasions counted (decisions, claim windows, wins).
-    pub trials: u32,
-    pub observed: u32,
-    pub expected: f64,
-    /// One-sided: how far `observed` is above `expected`, in standard deviations.
-    pub z: f64,
-    pub flagged: bool,
-}
-
-impl Measure {
-    fn new(trials: u32, observed: u32, expected: f64, variance: f64, t: &Thresholds) -> Measure {
-        let z = z_score(f64::from(observed), expected, variance);
-        Measure {
-            trials,
-            observed,
-            expected: round3(expected),
-            z: round3(z),
-            flagged: z >= t.z && observed >= t.min_observed,
-        }
+/// One measure: `observed` of `trials` against `expected` with its `variance`.
+fn measure(trials: u32, observed: u32, expected: f64, variance: f64, t: &Thresholds) -> Measure {
+    let z = z_score(f64::from(observed), expected, variance);
+    Measure {
+        trials,
+        observed,
+        expected: round3(expected),
+        z: round3(z),
+        flagged: z >= t.z && observed >= t.min_observed,
     }
 }
 
-/// The report on one ordered pair: `account` is the one who may be helping `partner`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PairReport {
-    pub account: i64,
-    pub partner: i64,
-    /// Ranked hands the two played together.
-    pub hands: u32,
-    /// `account`'s discards that `partner` won on.
-    pub deal_ins: u32,
-    pub feeds: Measure,
-    pub passed_claims: Measure,
-    pub wins_on_discards: Measure,
-    /// The measures that flagged the pair ("feeds", "passed_claims", "wins_on_discards").
-    pub flagged_by: Vec<&'static str>,
-}
-
-impl PairReport {
-    pub fn flagged(&self) -> bool {
-        !self.flagged_by.is_empty()
-    }
-
-    fn top_z(&self) -> f64 {
-        self.feeds
-            .z
-            .max(self.passed_claims.z)
-            .max(self.wins_on_discards.z)
-    }
-}
-
-/// The whole report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Report {
-    /// Hands analysed.
-    pub hands: u32,
-    /// Hands whose record did not replay (counted, left out).
-    pub unreadable: u32,
-    pub thresholds: Thresholds,
-    pub bot_level: &'static str,
-    /// Pairs that met at least `min_hands` times: flagged first, then by their highest
-    /// z-score, then by account ids.
-    pub pairs: Vec<PairReport>,
-}
-
-impl Report {
-    pub fn flagged(&self) -> impl Iterator<Item = &PairReport> {
-        self.pairs.iter().filter(|p| p.flagged())
-    }
+/// The highest z-score of a pair's measures (the report's order).
+fn top_z(p: &PairReport) -> f64 {
+    p.feeds.z.max(p.passed_claims.z).max(p.wins_on_discards.z)
 }
 
 /// `(observed − 0.5 − expected) / √variance`: one-sided, with a continuity correction, the
@@ -392,14 +312,14 @@ impl Tally {
         pairs.sort_by(|x, y| {
             y.flagged()
                 .cmp(&x.flagged())
-                .then(y.top_z().total_cmp(&x.top_z()))
+                .then(top_z(y).total_cmp(&top_z(x)))
                 .then((x.account, x.partner).cmp(&(y.account, y.partner)))
         });
         Report {
             hands: self.hands,
             unreadable: self.unreadable,
             thresholds: *t,
-            bot_level: BOT_LEVEL.name(),
+            bot_level: BOT_LEVEL.name().to_string(),
             pairs,
         }
     }
@@ -415,7 +335,7 @@ pub fn pair_report(
     all_passed: u32,
     t: &Thresholds,
 ) -> PairReport {
-    let feeds = Measure::new(c.discards, c.feeds, c.feeds_expected, c.feeds_variance, t);
+    let feeds = measure(c.discards, c.feeds, c.feeds_expected, c.feeds_variance, t);
     // The account's own habit on everyone but the partner, smoothed towards one half so a
     // handful of windows says little, and floored.
     let other_windows = all_windows.saturating_sub(c.helpful_windows);
@@ -423,7 +343,7 @@ pub fn pair_report(
     let rate = ((f64::from(other_passed) + 1.0) / (f64::from(other_windows) + 2.0))
         .clamp(PASS_RATE_FLOOR, 1.0);
     let n = f64::from(c.helpful_windows);
-    let passed_claims = Measure::new(
+    let passed_claims = measure(
         c.helpful_windows,
         c.helpful_passed,
         n * rate,
@@ -431,7 +351,7 @@ pub fn pair_report(
         t,
     );
     let m = f64::from(c.partner_discard_wins);
-    let wins_on_discards = Measure::new(
+    let wins_on_discards = measure(
         c.partner_discard_wins,
         c.partner_wins_on_account,
         m * EVEN_SHARE,
@@ -440,9 +360,9 @@ pub fn pair_report(
     );
     let mut flagged_by = Vec::new();
     for (name, m) in [
-        ("feeds", &feeds),
-        ("passed_claims", &passed_claims),
-        ("wins_on_discards", &wins_on_discards),
+        (MeasureName::Feeds, &feeds),
+        (MeasureName::PassedClaims, &passed_claims),
+        (MeasureName::WinsOnDiscards, &wins_on_discards),
     ] {
         if m.flagged {
             flagged_by.push(name);
@@ -536,7 +456,7 @@ mod tests {
         });
         let r = pair_report(1, 2, &feeder, 0, 0, &t);
         assert!(r.feeds.flagged && r.feeds.z > 6.0, "{r:?}");
-        assert_eq!(r.flagged_by, ["feeds"]);
+        assert_eq!(r.flagged_by, [MeasureName::Feeds]);
         // As often as the bot: not flagged.
         let honest = counts(|c| {
             (c.discards, c.feeds, c.feeds_expected, c.feeds_variance) = (300, 4, 3.0, 2.9)
@@ -562,7 +482,7 @@ mod tests {
         let soft = counts(|c| (c.helpful_windows, c.helpful_passed) = (8, 8));
         let r = pair_report(1, 2, &soft, 38, 9, &t);
         assert!(r.passed_claims.flagged, "{r:?}");
-        assert_eq!(r.flagged_by, ["passed_claims"]);
+        assert_eq!(r.flagged_by, [MeasureName::PassedClaims]);
         // A player who passes half of them on everyone passes half on the partner too.
         let cautious = counts(|c| (c.helpful_windows, c.helpful_passed) = (8, 4));
         let r = pair_report(1, 2, &cautious, 38, 19, &t);
@@ -715,7 +635,7 @@ mod tests {
         let flagged: Vec<(i64, i64)> = r.flagged().map(|p| (p.account, p.partner)).collect();
         assert_eq!(flagged, [(11, 12)], "{:#?}", r.pairs);
         let pair = &r.pairs[0];
-        assert!(pair.flagged_by.contains(&"feeds"), "{pair:?}");
+        assert!(pair.flagged_by.contains(&MeasureName::Feeds), "{pair:?}");
         assert!(pair.deal_ins >= 4, "{pair:?}");
         // Bots' seats are no accounts: a hand with one person has no pair.
         let alone = RankedRecord {
@@ -740,7 +660,7 @@ mod tests {
         let flagged: Vec<(i64, i64)> = r.flagged().map(|p| (p.account, p.partner)).collect();
         assert_eq!(flagged, [(23, 24)], "{:#?}", r.pairs);
         let soft = &r.pairs[0];
-        assert_eq!(soft.flagged_by, ["passed_claims"]);
+        assert_eq!(soft.flagged_by, [MeasureName::PassedClaims]);
         assert_eq!(soft.passed_claims.observed, soft.passed_claims.trials);
     }
 

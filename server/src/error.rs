@@ -1,6 +1,6 @@
-//! The one error shape of the API: `{"error":{"code":"stable_code","message":"..."}}`.
+//! The one error shape of the API (the contract's [`ErrorBody`]), answered with its code's
+//! status.
 //!
-//! Codes are a contract (clients branch on them); messages are for people and may change.
 //! Every failure a handler can meet becomes one of these, so nothing in the server panics on
 //! hostile input and a client always gets JSON back.
 
@@ -8,62 +8,55 @@ use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use tongcheng_api::{ErrorBody, ErrorCode};
 
 use crate::store::StoreError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    pub status: StatusCode,
-    /// Stable, snake_case.
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
     /// Seconds, sent as `Retry-After` (rate limits).
     pub retry_after: Option<u64>,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
             code,
             message: message.into(),
             retry_after: None,
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+        ApiError::new(ErrorCode::Unauthorized, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+        ApiError::new(ErrorCode::NotFound, message)
     }
 
     pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+        ApiError::new(ErrorCode::Internal, message)
     }
 
     pub fn rate_limited(retry_after: u64) -> ApiError {
         ApiError {
             retry_after: Some(retry_after.max(1)),
-            ..ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                "too many attempts; try again later",
-            )
+            ..ApiError::new(ErrorCode::RateLimited, "too many attempts; try again later")
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({"error": {"code": self.code, "message": self.message}});
-        let mut resp = (self.status, Json(body)).into_response();
+        let status = self.status();
+        let mut resp = (status, Json(ErrorBody::new(self.code, self.message))).into_response();
         if let Some(s) = self.retry_after
             && let Ok(v) = HeaderValue::from_str(&s.to_string())
         {
@@ -79,13 +72,11 @@ impl From<StoreError> for ApiError {
         eprintln!("tongcheng-server: store error: {e}");
         match e {
             StoreError::Conflict(_) => ApiError::new(
-                StatusCode::CONFLICT,
-                "conflict",
+                ErrorCode::Conflict,
                 "a concurrent request changed the same data; try again",
             ),
             _ => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "store_unavailable",
+                ErrorCode::StoreUnavailable,
                 "the server's store failed; try again later",
             ),
         }
@@ -96,25 +87,23 @@ impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> ApiError {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body_too_large",
+                ErrorCode::BodyTooLarge,
                 "the request body is larger than this server takes",
             )
         } else if r.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE {
             ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "not_json",
+                ErrorCode::NotJson,
                 "the request body must be JSON (Content-Type: application/json)",
             )
         } else {
-            ApiError::bad_request("bad_json", clip(&r.body_text()))
+            ApiError::new(ErrorCode::BadJson, clip(&r.body_text()))
         }
     }
 }
 
 impl From<QueryRejection> for ApiError {
     fn from(r: QueryRejection) -> ApiError {
-        ApiError::bad_request("bad_query", clip(&r.body_text()))
+        ApiError::new(ErrorCode::BadQuery, clip(&r.body_text()))
     }
 }
 

@@ -1,16 +1,18 @@
-//! Tongcheng Mahjong server: one-tap login, record sync and verification.
+//! Tongcheng Mahjong server: one-tap login, record sync and verification, online tables.
 //!
 //! The server trusts no client: every uploaded record is replayed by the same core the phones
 //! run, against the rule sets this server accepts, and a record that does not replay exactly is
 //! refused with a reason. Storage sits behind one synchronous trait ([`store::Store`]) with a
 //! SQLite backend (the default: one file, no setup) and a PostgreSQL backend (several nodes);
-//! handlers run store calls and verification on tokio's blocking pool.
+//! handlers run store calls and verification on tokio's blocking pool. Every request and
+//! answer body is a type of the `tongcheng-api` crate, which clients share.
 //!
-//! By concern: `app` (state and router), `routes` (one file per group of endpoints), `store`
-//! (the trait, its backends and their migrations), `auth` (signatures, tokens, codes),
-//! `ratelimit`, `metrics`, `openapi`, `error` (the JSON error shape), `bench`, `loadtest`
-//! (many players on loopback), `collusion` (the report over ranked history behind the admin
-//! endpoint).
+//! By concern, from the top: `app` (the router and serving it), `routes` (one module per
+//! group of endpoints, each with its router), `state` (configuration and the handlers' shared
+//! state), `play` (online tables, the queue, rooms), `store` (the trait, its backends and
+//! their migrations), `auth` (signatures, tokens, codes), `ratelimit`, `metrics`, `error`,
+//! `blocking`, `cluster` (several nodes over NATS), `rating`, `collusion` (the report over
+//! ranked history behind the admin endpoint), `bench` and `loadtest`.
 
 // Request and response bodies, handler state and stores: Debug would add nothing but the
 // risk of printing tokens, so the workspace lint is relaxed for this crate.
@@ -20,20 +22,22 @@
 pub mod app;
 pub mod auth;
 pub mod bench;
+pub mod blocking;
 pub mod cluster;
 pub mod collusion;
 pub mod error;
 pub mod loadtest;
 pub mod metrics;
-pub mod openapi;
 pub mod play;
 pub mod ratelimit;
 pub mod rating;
 pub mod routes;
+pub mod state;
 pub mod store;
 
-pub use app::{AppState, Config, Shared, router, serve};
+pub use app::{router, serve};
 pub use error::ApiError;
+pub use state::{AppState, Config, Shared};
 
 /// Unix seconds now (the server's clock; the core reads none).
 pub fn now() -> i64 {

@@ -34,7 +34,7 @@ use tongcheng_core::fair::Bytes32;
 use tongcheng_core::game::DecisionKind;
 use tongcheng_core::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 
-use crate::auth::{login_message, random_bytes, unhex};
+use crate::auth::random_bytes;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -472,12 +472,12 @@ async fn login(_ctx: &Ctx, ip: IpAddr, node: SocketAddr) -> Result<String, Strin
     let challenge: Value = parse_ok(status, &body)?;
     let nonce = challenge["nonce"].as_str().ok_or("no nonce")?.to_string();
     let public = key.verifying_key().to_bytes();
-    let n = unhex(&nonce).ok_or("the nonce is not hex")?;
-    let signature = key.sign(&login_message(&n, &public));
+    let n = tongcheng_core::hex::unhex(&nonce).ok_or("the nonce is not hex")?;
+    let signature = key.sign(&tongcheng_api::auth::login_message(&n, &public));
     let body = json!({
-        "public_key": tongcheng_core::record::hex(&public),
+        "public_key": tongcheng_core::hex::hex(&public),
         "nonce": nonce,
-        "signature": tongcheng_core::record::hex(&signature.to_bytes()),
+        "signature": tongcheng_core::hex::hex(&signature.to_bytes()),
         "device_name": "loadtest",
     })
     .to_string();

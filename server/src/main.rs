@@ -151,7 +151,7 @@ fn run(
         println!(
             "tongcheng-server listening on http://{addr} (store: {}, node {})",
             state.store.backend(),
-            state.node.id
+            state.online.node.id
         );
         let _ = std::io::stdout().flush();
         tongcheng_server::serve(listener, state, shutdown_signal())

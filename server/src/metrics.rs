@@ -4,16 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-
-use crate::app::AppState;
+use axum::response::Response;
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 12] = [
@@ -151,7 +148,7 @@ impl Metrics {
 
 /// Middleware: counts every request by its route pattern (not its path, which would let a
 /// client create unbounded label values) and times it.
-pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub async fn track(State(metrics): State<Arc<Metrics>>, req: Request, next: Next) -> Response {
     let route = req
         .extensions()
         .get::<MatchedPath>()
@@ -160,37 +157,6 @@ pub async fn track(State(state): State<AppState>, req: Request, next: Next) -> R
     let method = req.method().as_str().to_owned();
     let start = Instant::now();
     let resp = next.run(req).await;
-    state
-        .metrics
-        .observe(&method, &route, resp.status().as_u16(), start.elapsed());
+    metrics.observe(&method, &route, resp.status().as_u16(), start.elapsed());
     resp
-}
-
-/// `GET /metrics`.
-pub async fn serve(State(state): State<AppState>) -> impl IntoResponse {
-    let mut text = state.metrics.render();
-    let gauges: [(&str, &str, usize); 3] = [
-        (
-            "tongcheng_online_tables",
-            "Online tables running on this node.",
-            state.lobby.tables(),
-        ),
-        (
-            "tongcheng_online_connections",
-            "Open table connections (WebSockets) on this node.",
-            state.lobby.connections(),
-        ),
-        (
-            "tongcheng_queue_waiting",
-            "Players waiting in this node's matchmaking queues.",
-            state.lobby.waiting(),
-        ),
-    ];
-    for (name, help, v) in gauges {
-        let _ = writeln!(
-            text,
-            "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}"
-        );
-    }
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }

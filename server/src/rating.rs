@@ -16,6 +16,8 @@
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
+use tongcheng_api::play::{Rating, Tier};
+
 use crate::store::StoredRating;
 
 /// Rated matches before a rating leaves its provisional period.
@@ -44,30 +46,14 @@ pub fn initial(account_id: i64, rules: &str) -> StoredRating {
 }
 
 /// The rank tiers shown to players, lowest first, with the conservative rating each starts at.
-pub const TIERS: &[(&str, f64)] = &[
-    ("bronze", f64::NEG_INFINITY),
-    ("silver", 5.0),
-    ("gold", 12.0),
-    ("platinum", 20.0),
-    ("diamond", 28.0),
-    ("master", 35.0),
+pub const TIERS: &[(Tier, f64)] = &[
+    (Tier::Bronze, f64::NEG_INFINITY),
+    (Tier::Silver, 5.0),
+    (Tier::Gold, 12.0),
+    (Tier::Platinum, 20.0),
+    (Tier::Diamond, 28.0),
+    (Tier::Master, 35.0),
 ];
-
-/// What a player is shown.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Shown {
-    pub rules: String,
-    pub mu: f64,
-    pub sigma: f64,
-    /// `mu - 3 sigma`: what tiers and leaderboards use.
-    pub conservative: f64,
-    pub games: i64,
-    pub provisional: bool,
-    /// Rated matches the provisional period lasts (so a screen can say "3 of 10").
-    pub provisional_games: i64,
-    /// `None` while provisional.
-    pub tier: Option<&'static str>,
-}
 
 /// The conservative estimate.
 pub fn conservative(r: &StoredRating) -> f64 {
@@ -75,7 +61,7 @@ pub fn conservative(r: &StoredRating) -> f64 {
 }
 
 /// The tier of a rating, or `None` while it is provisional.
-pub fn tier(r: &StoredRating) -> Option<&'static str> {
+pub fn tier(r: &StoredRating) -> Option<Tier> {
     if r.games < PROVISIONAL_GAMES {
         return None;
     }
@@ -84,11 +70,12 @@ pub fn tier(r: &StoredRating) -> Option<&'static str> {
         .iter()
         .rev()
         .find(|(_, from)| c >= *from)
-        .map(|(name, _)| *name)
+        .map(|(tier, _)| tier.clone())
 }
 
-pub fn shown(r: &StoredRating) -> Shown {
-    Shown {
+/// A rating as the player is shown it.
+pub fn shown(r: &StoredRating) -> Rating {
+    Rating {
         rules: r.rules.clone(),
         mu: r.mu,
         sigma: r.sigma,
@@ -254,9 +241,12 @@ mod tests {
     #[test]
     fn tiers_wait_for_the_provisional_period() {
         assert_eq!(tier(&r(1, 60.0, 1.0, PROVISIONAL_GAMES - 1)), None);
-        assert_eq!(tier(&r(1, 60.0, 1.0, PROVISIONAL_GAMES)), Some("master"));
-        assert_eq!(tier(&r(1, 25.0, 25.0 / 3.0, 50)), Some("bronze"));
-        assert_eq!(tier(&r(1, 20.0, 2.0, 50)), Some("gold"));
+        assert_eq!(
+            tier(&r(1, 60.0, 1.0, PROVISIONAL_GAMES)),
+            Some(Tier::Master)
+        );
+        assert_eq!(tier(&r(1, 25.0, 25.0 / 3.0, 50)), Some(Tier::Bronze));
+        assert_eq!(tier(&r(1, 20.0, 2.0, 50)), Some(Tier::Gold));
         let s = shown(&r(1, 25.0, 1.0, 2));
         assert!(s.provisional && s.tier.is_none() && s.conservative == 22.0);
     }

@@ -7,17 +7,28 @@ use std::sync::Arc;
 
 use reqwest::Method;
 use serde_json::{Value, json};
+use support::contract::{Contract, spawn_checked};
 use support::{Device, forge_payment, forge_rules, forge_tile, hands};
 use tongcheng_core::rules::RuleSet;
 use tongcheng_server::ratelimit::Limit;
-use tongcheng_server::routes::ROUTES;
 use tongcheng_server::store::sqlite::SqliteStore;
 use tongcheng_server::{AppState, Config, Shared};
 
+/// A server in process; every exchange with it is checked against its OpenAPI document, and a
+/// disagreement fails the test when it is dropped.
 struct Srv {
     base: String,
     http: reqwest::Client,
     state: AppState,
+    contract: Arc<Contract>,
+}
+
+impl Drop for Srv {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            self.contract.assert_kept();
+        }
+    }
 }
 
 struct Resp {
@@ -31,15 +42,12 @@ async fn start(config: Config) -> Srv {
     let state = Shared::new(store, config).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(tongcheng_server::serve(
-        listener,
-        state.clone(),
-        std::future::pending(),
-    ));
+    let contract = spawn_checked(listener, state.clone());
     Srv {
         base,
         http: reqwest::Client::new(),
         state,
+        contract,
     }
 }
 
@@ -115,34 +123,61 @@ fn code(r: &Resp) -> &str {
     r.body["error"]["code"].as_str().unwrap_or("")
 }
 
-#[tokio::test]
-async fn every_route_is_documented_and_answers() {
-    let srv = start(Config::default()).await;
-    let doc = srv.call(Method::GET, "/v1/openapi.json", None, None).await;
-    assert_eq!(doc.status, 200);
-    let mut documented = BTreeSet::new();
-    for (path, ops) in doc.body["paths"].as_object().unwrap() {
-        for method in ops.as_object().unwrap().keys() {
-            documented.insert((method.clone(), path.clone()));
+/// Every (method, path) of an OpenAPI document.
+fn operations(doc: &Value) -> BTreeSet<(String, String)> {
+    let mut ops = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            ops.insert((method.clone(), path.clone()));
         }
     }
-    let routed: BTreeSet<(String, String)> = ROUTES
-        .iter()
-        .map(|(m, p)| (m.to_string(), p.to_string()))
-        .collect();
+    ops
+}
+
+#[tokio::test]
+async fn the_router_routes_exactly_the_contracts_endpoints() {
+    let srv = start(Config {
+        admin_token: Some("admin-secret".into()),
+        ..Config::default()
+    })
+    .await;
+    let served = srv.call(Method::GET, "/v1/openapi.json", None, None).await;
+    assert_eq!(served.status, 200);
+    let contract = serde_json::to_value(tongcheng_api::openapi::document()).unwrap();
     assert_eq!(
-        documented, routed,
-        "the OpenAPI document and the routes differ"
+        operations(&served.body),
+        operations(&contract),
+        "the router routes other endpoints than the contract has"
     );
-    for (m, p) in ROUTES {
-        let method = Method::from_bytes(m.to_uppercase().as_bytes()).unwrap();
-        let r = srv.call(method, &p.replace("{id}", "1"), None, None).await;
-        assert!(
-            r.status != 404 && r.status != 405,
-            "{m} {p} is not routed: {} {}",
-            r.status,
-            r.body
-        );
+    assert_eq!(
+        served.body, contract,
+        "the served document is not the contract's"
+    );
+    // The router itself: every documented operation is routed (the fallback answers `no
+    // such route` and 405 otherwise), every other method on its path is not, and an
+    // operation the document secures refuses a request without a token.
+    let methods = ["get", "post", "delete", "put", "patch"];
+    let ops = operations(&served.body);
+    let paths: BTreeSet<&String> = ops.iter().map(|(_, p)| p).collect();
+    for path in paths {
+        let concrete = path.replace("{id}", "1").replace("{code}", "000000");
+        for m in methods {
+            let verb = Method::from_bytes(m.to_uppercase().as_bytes()).unwrap();
+            let r = srv.call(verb, &concrete, None, None).await;
+            let routed = r.status != 405 && r.body["error"]["message"] != "no such route";
+            let documented = ops.contains(&(m.to_string(), path.clone()));
+            assert_eq!(routed, documented, "{m} {path}: {} {}", r.status, r.body);
+            if documented {
+                let secured = served.body["paths"][path][m]["security"].is_array();
+                assert_eq!(
+                    r.status == 401,
+                    secured,
+                    "{m} {path}: {} {}",
+                    r.status,
+                    r.body
+                );
+            }
+        }
     }
     let h = srv.call(Method::GET, "/healthz", None, None).await;
     assert_eq!(h.body, json!({"status": "ok", "store": "sqlite"}));
@@ -150,6 +185,7 @@ async fn every_route_is_documented_and_answers() {
     assert_eq!((missing.status, code(&missing)), (404, "not_found"));
     let wrong = srv.call(Method::DELETE, "/healthz", None, None).await;
     assert_eq!((wrong.status, code(&wrong)), (405, "method_not_allowed"));
+    assert!(srv.contract.exchanges() > 5 * ops.len());
 }
 
 #[tokio::test]
@@ -680,5 +716,73 @@ async fn mutated_records_never_break_the_server() {
     assert_eq!(
         srv.call(Method::GET, "/healthz", None, None).await.status,
         200
+    );
+}
+
+/// The phone's side through the checked server: login and linking, sync up and down, the
+/// devices, a room, logout — every request the client crate makes held against the
+/// document as it happens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clients_requests_and_answers_keep_the_contract() {
+    use tongcheng_client::api::play::RoomSettings;
+    use tongcheng_client::{HttpApi, Identity, SyncOptions, sync};
+    use tongcheng_core::history::HistoryStore;
+    use tongcheng_core::seat::Seat;
+
+    let srv = start(Config::default()).await;
+    let base = srv.base.clone();
+    tokio::task::spawn_blocking(move || {
+        let (ida, idb) = (Identity::generate().unwrap(), Identity::generate().unwrap());
+        let mut a = HttpApi::new(&base).unwrap();
+        let login = a.login(&ida, "phone A", None).unwrap();
+        assert!(login.created_account);
+        let code = a.create_link().unwrap().code;
+        let mut b = HttpApi::new(&base).unwrap();
+        let joined = b.login(&idb, "phone B", Some(&code)).unwrap();
+        assert_eq!(joined.account.id, login.account.id);
+
+        let mut mine = HistoryStore::open_in_memory().unwrap();
+        for (i, h) in hands(3, 41).iter().enumerate() {
+            mine.add_hand(h, Seat(0), 1_700_000_000 + i as i64, None)
+                .unwrap();
+        }
+        let opts = SyncOptions {
+            batch: 2,
+            pull_limit: 2,
+        };
+        assert_eq!(sync(&mut mine, &a, &opts).unwrap().uploaded, 3);
+        let mut theirs = HistoryStore::open_in_memory().unwrap();
+        assert_eq!(sync(&mut theirs, &b, &opts).unwrap().pulled, 3);
+        assert_eq!(a.account().unwrap().records, 3);
+        assert_eq!(a.devices().unwrap().len(), 2);
+        assert!(a.ratings().unwrap().is_empty());
+
+        let room = a
+            .create_room(&RoomSettings {
+                people: 2,
+                bots: vec!["normal".into(), "hard".into()],
+                hands: Some(4),
+                ..RoomSettings::default()
+            })
+            .unwrap();
+        // A friend: another account.
+        let mut friend = HttpApi::new(&base).unwrap();
+        friend
+            .login(&Identity::generate().unwrap(), "phone C", None)
+            .unwrap();
+        assert_eq!(friend.join_room(&room.code).unwrap().admitted, 2);
+        assert_eq!(a.room(&room.code).unwrap().players.len(), 2);
+
+        a.revoke_device(joined.device_id).unwrap();
+        assert!(b.account().unwrap_err().is_unauthorized());
+        a.logout().unwrap();
+        assert!(a.account().unwrap_err().is_unauthorized());
+    })
+    .await
+    .unwrap();
+    assert!(
+        srv.contract.exchanges() >= 20,
+        "{}",
+        srv.contract.exchanges()
     );
 }

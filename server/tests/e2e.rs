@@ -285,11 +285,3 @@ fn killing_the_server_during_an_upload_loses_and_doubles_nothing_on_postgres() {
     kill_during_upload(&pg.url, &dir);
     std::fs::remove_dir_all(dir).unwrap();
 }
-
-#[test]
-fn the_client_signs_what_the_server_verifies() {
-    assert_eq!(
-        tongcheng_client::identity::LOGIN_DOMAIN,
-        tongcheng_server::auth::LOGIN_DOMAIN
-    );
-}

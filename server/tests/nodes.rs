@@ -300,10 +300,13 @@ fn two_nodes_matching_at_once_never_seat_a_player_twice() {
                 rt.block_on(async {
                     loop {
                         let finished = done.load(std::sync::atomic::Ordering::SeqCst);
-                        let got =
-                            tongcheng_server::play::shared::run_matcher(&state, &rules, false)
-                                .await
-                                .unwrap();
+                        let got = tongcheng_server::play::shared::run_matcher(
+                            &state.online,
+                            &rules,
+                            false,
+                        )
+                        .await
+                        .unwrap();
                         claims.extend(got);
                         if finished {
                             break;
@@ -311,7 +314,7 @@ fn two_nodes_matching_at_once_never_seat_a_player_twice() {
                         tokio::time::sleep(Duration::from_millis(1)).await;
                     }
                     // The tables were opened on this node.
-                    assert_eq!(state.lobby.tables(), claims.len());
+                    assert_eq!(state.online.lobby.tables(), claims.len());
                 });
                 claims
             })

@@ -25,11 +25,14 @@ public func notice(_ error: Error) -> String {
     case .NotFound?: return "No room has that code. Check the 6 digits with your friend."
     default: break
     }
-    if m.contains("queue_timeout") { return "No table could be made in time. Try again." }
-    if m.contains("queue_replaced") { return "You queued again from another device, so this wait ended." }
-    if m.contains("rules_not_accepted") { return "This server does not play these rules." }
-    if m.contains("room_full") { return "Every seat in this room is taken." }
-    return m
+    switch serverCode(of: error) {
+    case "queue_timeout"?: return "No table could be made in time. Try again."
+    case "queue_replaced"?: return "You queued again from another device, so this wait ended."
+    case "rules_not_accepted"?: return "This server does not play these rules."
+    case "room_full"?: return "Every seat in this room is taken."
+    case "bad_room"?: return "The server refused these room settings: \(m)"
+    default: return m
+    }
 }
 
 private func people(_ n: Int) -> String { n == 1 ? "1 person" : "\(n) people" }

@@ -66,13 +66,24 @@ public struct TableUi: Hashable {
 /// "+12", "−4" (a real minus sign), "0".
 public func signed(_ v: Int) -> String { v > 0 ? "+\(v)" : v < 0 ? "−\(-v)" : "0" }
 
-/// The text of an error from the core ("illegal action: …"), without the Swift enum around it.
+/// The words of an error from the core (its `detail`), without the Swift enum around it.
 public func message(of error: Error) -> String {
     guard let e = error as? TongchengError else { return error.localizedDescription }
     switch e {
     case .IllegalAction(let m), .InvalidInput(let m), .Storage(let m), .UnusableHistory(let m),
-         .NotFound(let m), .Network(let m), .NotLoggedIn(let m), .Server(let m), .Cancelled(let m):
+         .Network(let m), .Cancelled(let m):
         return m
+    case .NotFound(_, let m), .NotLoggedIn(_, let m), .Server(_, let m):
+        return m
+    }
+}
+
+/// The server's stable error code (`queue_timeout`, `room_full`, …) when the server refused;
+/// nil for what the phone found itself.
+public func serverCode(of error: Error) -> String? {
+    switch error as? TongchengError {
+    case .NotFound(let code, _)?, .NotLoggedIn(let code, _)?, .Server(let code, _)?: return code
+    default: return nil
     }
 }
 

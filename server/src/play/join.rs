@@ -1,19 +1,20 @@
-//! A connection's join: finds the table (here, on another node, or taken over from a node
-//! that stopped) or makes it, and takes a seat at it.
+//! Sitting down at a table over `GET /v1/play`: the table named (here, on another node, or
+//! taken over from a stopped one) or a new one, and a seat at it.
 
 use tokio::sync::{mpsc, oneshot};
 use tongcheng_core::protocol::ErrorCode;
 
 use super::table::{Cmd, Joining, TableTask};
-use super::{moved, rules_for, spawn_table, table_id};
-use crate::app::AppState;
-use crate::routes::Authed;
+use super::{Online, moved};
+use crate::auth::random_id;
 
-/// Finds or makes the table and takes a seat at it.
+/// Finds or makes the table and takes a seat at it for `account`'s `device`, whose
+/// connection `conn` gets the table's frames on `out`.
 #[allow(clippy::too_many_arguments)]
-pub(super) async fn join(
-    state: &AppState,
-    auth: &Authed,
+pub async fn join(
+    online: &Online,
+    account: i64,
+    device: i64,
     conn: u64,
     out: mpsc::Sender<String>,
     table: Option<String>,
@@ -21,19 +22,19 @@ pub(super) async fn join(
     rules: Option<String>,
     after: Option<u64>,
 ) -> Result<(u8, mpsc::Sender<Cmd>), (ErrorCode, String)> {
-    let online = &state.config.online;
+    let config = &online.config;
     let asked = table.is_some();
-    let id = table.unwrap_or_else(table_id);
-    if asked && state.several_nodes() {
-        let here = state
+    let id = table.unwrap_or_else(random_id);
+    if asked && online.several_nodes() {
+        let here = online
             .lobby
             .tables
             .lock()
             .map_err(|_| (ErrorCode::Internal, "lobby unavailable".to_string()))?
             .get(&id)
             .is_some_and(|tx| !tx.is_closed());
-        let store = state.store.clone();
-        let (table, account) = (id.clone(), auth.session.account_id);
+        let store = online.store.clone();
+        let table = id.clone();
         let found = tokio::task::spawn_blocking(move || {
             if here {
                 // A room admits on any node: a player admitted elsewhere is let in here.
@@ -52,17 +53,17 @@ pub(super) async fn join(
         match found {
             (home, _)
                 if !here
-                    && (home.as_deref().is_some_and(|h| h != state.node.url())
+                    && (home.as_deref().is_some_and(|h| h != online.node.url())
                         || after.is_some()) =>
             {
                 // Runs elsewhere, or ran on a node that stopped (with NATS it is taken over
                 // here when its match had begun).
                 let there = match home {
-                    Some(url) if url != state.node.url() && state.cluster.get().is_none() => {
+                    Some(url) if url != online.node.url() && online.cluster.get().is_none() => {
                         moved::Whereabouts::There(url)
                     }
-                    None if state.cluster.get().is_none() => moved::Whereabouts::Here,
-                    home => moved::find_or_take(state, &id, home).await,
+                    None if online.cluster.get().is_none() => moved::Whereabouts::Here,
+                    home => moved::find_or_take(online, &id, home).await,
                 };
                 match there {
                     moved::Whereabouts::Here => {}
@@ -71,7 +72,7 @@ pub(super) async fn join(
                 }
             }
             (_, true) => {
-                let tx = state
+                let tx = online
                     .lobby
                     .tables
                     .lock()
@@ -86,7 +87,7 @@ pub(super) async fn join(
         }
     }
     let tx = {
-        let mut tables = state
+        let mut tables = online
             .lobby
             .tables
             .lock()
@@ -98,39 +99,36 @@ pub(super) async fn join(
                 return Err((ErrorCode::MatchOver, "that table's match is over".into()));
             }
             _ => {
-                if tables.len() >= online.max_tables {
+                if tables.len() >= config.max_tables {
                     return Err((
                         ErrorCode::TableFull,
                         "the server has no room for a table".into(),
                     ));
                 }
-                let rules = rules_for(state, rules)?;
+                let rules = online.rules_for(rules)?;
                 let task = |rx| {
                     TableTask::new(
                         id.clone(),
-                        online.clone(),
+                        config.clone(),
                         rules,
                         people.unwrap_or(1),
-                        state.store.clone(),
+                        online.store.clone(),
                         rx,
                     )
                 };
-                spawn_table(state, &mut tables, &id, task)
+                online.spawn_table(&mut tables, &id, task)
             }
         }
     };
-    let store = state.store.clone();
-    let account_id = auth.session.account_id;
-    let name = tokio::task::spawn_blocking(move || store.account(account_id))
+    // A name the store cannot give now is no reason to refuse the seat.
+    let name = online
+        .display_name(account)
         .await
-        .ok()
-        .and_then(Result::ok)
-        .flatten()
-        .map_or_else(|| format!("player {account_id}"), |a| a.display_name);
+        .unwrap_or_else(|_| format!("player {account}"));
     let (reply, answer) = oneshot::channel();
     let joining = Joining {
-        account: account_id,
-        device: auth.session.device_id,
+        account,
+        device,
         name,
         after,
         conn,

@@ -12,78 +12,12 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use tongcheng_core::protocol::ErrorCode;
-use tongcheng_core::table::SavedTable;
 
+use super::checkpoint::{CHECKPOINT_VERSION, Checkpoint};
 use super::table::TableTask;
-use super::{lock, spawn_built};
-use crate::app::AppState;
+use super::{Online, lock};
 use crate::cluster::{Cluster, ClusterError};
-use crate::store::{NewRecord, RankedHand, Store};
-
-/// The checkpoint format this build writes (and the only one it reads).
-pub const CHECKPOINT_VERSION: u32 = 1;
-
-/// A table as another node needs it to finish its match.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Checkpoint {
-    pub version: u32,
-    pub table: String,
-    /// The node running the table, and its process instance (a restart is another one).
-    pub node_url: String,
-    pub instance: String,
-    pub people: u8,
-    pub ranked: bool,
-    pub room: bool,
-    pub reserved: Option<Vec<i64>>,
-    /// Who holds each player slot.
-    pub seats: Vec<SeatKept>,
-    /// The next hand's number.
-    pub hand: u32,
-    /// The match: its configuration (seed, players) and the finished hands' actions and seeds.
-    pub saved: SavedTable,
-    /// The hand just finished, stored again by a node taking over (storing it may not have
-    /// finished when the node stopped; storing is idempotent).
-    pub last: Option<FinishedHand>,
-}
-
-/// A player slot's holder.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SeatKept {
-    pub account: Option<i64>,
-    pub device: i64,
-    pub name: String,
-}
-
-/// A finished hand as the store keeps it: each person's record, and the ranked history.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FinishedHand {
-    /// (account, device, record) per person.
-    pub stored: Vec<(i64, i64, NewRecord)>,
-    pub ranked: Option<RankedHand>,
-}
-
-impl FinishedHand {
-    /// Stores the hand (again: a record or ranked hand already there is left as it is).
-    pub fn keep(&self, store: &dyn Store, table: &str) {
-        for (account, device, r) in &self.stored {
-            if let Err(e) =
-                store.store_records(*account, *device, std::slice::from_ref(r), crate::now())
-            {
-                eprintln!("table {table}: storing a hand for account {account}: {e}");
-            }
-        }
-        if let Some(h) = &self.ranked
-            && let Err(e) = store.put_ranked_hand(h)
-        {
-            eprintln!("table {table}: keeping a ranked hand: {e}");
-        }
-    }
-}
 
 /// What a node asked for a table it does not run should do.
 #[derive(Debug, PartialEq, Eq)]
@@ -98,13 +32,13 @@ pub enum Whereabouts {
 
 /// Where table `id` is, taking it over when the node that ran it has stopped. `home` is the
 /// node the store names for it.
-pub async fn find_or_take(state: &AppState, id: &str, home: Option<String>) -> Whereabouts {
-    let Some(cluster) = state.cluster.get().cloned() else {
+pub async fn find_or_take(online: &Online, id: &str, home: Option<String>) -> Whereabouts {
+    let Some(cluster) = online.cluster.get().cloned() else {
         return home.map_or_else(|| Whereabouts::Gone(gone_msg()), Whereabouts::There);
     };
     // One takeover at a time on a node: a player's join and the sweep may want the same table.
-    let _one = state.lobby.taking.lock().await;
-    if here(state, id) {
+    let _one = online.lobby.taking.lock().await;
+    if here(online, id) {
         return Whereabouts::Here;
     }
     let found = match cluster.checkpoint(id).await {
@@ -115,7 +49,7 @@ pub async fn find_or_take(state: &AppState, id: &str, home: Option<String>) -> W
     let Some((value, revision)) = found else {
         // No match to finish: a table in its lobby, or one whose match has ended.
         return match home {
-            Some(url) if url != state.node.url() && cluster.alive(&url, None).await => {
+            Some(url) if url != online.node.url() && cluster.alive(&url, None).await => {
                 Whereabouts::There(url)
             }
             _ => Whereabouts::Gone(gone_msg()),
@@ -139,28 +73,28 @@ pub async fn find_or_take(state: &AppState, id: &str, home: Option<String>) -> W
     if cluster.alive(&cp.node_url, Some(&cp.instance)).await {
         return Whereabouts::There(cp.node_url);
     }
-    take_over(state, &cluster, cp, revision).await
+    take_over(online, &cluster, cp, revision).await
 }
 
 fn gone_msg() -> String {
     "that table's match is over, or the server running it stopped before it began".into()
 }
 
-fn here(state: &AppState, id: &str) -> bool {
-    lock(&state.lobby.tables).is_ok_and(|t| t.get(id).is_some_and(|tx| !tx.is_closed()))
+fn here(online: &Online, id: &str) -> bool {
+    lock(&online.lobby.tables).is_ok_and(|t| t.get(id).is_some_and(|tx| !tx.is_closed()))
 }
 
 /// Claims the stopped node's table in the store (one node wins), fences the old copy by
 /// writing the checkpoint over its revision, keeps its last hand, and runs it here.
 async fn take_over(
-    state: &AppState,
+    online: &Online,
     cluster: &Arc<Cluster>,
     mut cp: Checkpoint,
     revision: u64,
 ) -> Whereabouts {
-    let me = state.node.url().to_string();
+    let me = online.node.url().to_string();
     let (store, id, from, to) = (
-        state.store.clone(),
+        online.store.clone(),
         cp.table.clone(),
         cp.node_url.clone(),
         me.clone(),
@@ -195,20 +129,20 @@ async fn take_over(
         Err(e) => return Whereabouts::Gone(e.to_string()),
     };
     if let Some(h) = last {
-        let (store, table) = (state.store.clone(), cp.table.clone());
+        let (store, table) = (online.store.clone(), cp.table.clone());
         let _ = tokio::task::spawn_blocking(move || h.keep(store.as_ref(), &table)).await;
     }
     let id = cp.table.clone();
     let (tx, rx) = tokio::sync::mpsc::channel(super::TABLE_QUEUE);
-    let config = state.config.online.clone();
-    let task = match TableTask::restore(&cp, revision, config, state.store.clone(), rx) {
+    let config = online.config.clone();
+    let task = match TableTask::restore(&cp, revision, config, online.store.clone(), rx) {
         Ok(t) => t,
         Err(e) => return Whereabouts::Gone(format!("the table cannot be rebuilt here: {e}")),
     };
-    let Ok(mut tables) = lock(&state.lobby.tables) else {
+    let Ok(mut tables) = lock(&online.lobby.tables) else {
         return Whereabouts::Gone("the lobby is unavailable".into());
     };
-    spawn_built(state, &mut tables, &id, tx, task);
+    online.spawn_built(&mut tables, &id, tx, task);
     drop(tables);
     eprintln!(
         "table {id}: taken over from a stopped node (hand {} next)",
@@ -219,19 +153,19 @@ async fn take_over(
 
 /// Every `every`: takes over the tables of nodes that stopped, so a match nobody reconnects
 /// to still finishes (its seats play on by themselves) and is kept and rated.
-pub async fn sweep(state: AppState, every: std::time::Duration) {
+pub async fn sweep(online: Arc<Online>, every: std::time::Duration) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let Some(cluster) = state.cluster.get().cloned() else {
+        let Some(cluster) = online.cluster.get().cloned() else {
             return;
         };
         let Ok(ids) = cluster.checkpointed_tables().await else {
             continue;
         };
         for id in ids {
-            if here(&state, &id) {
+            if here(&online, &id) {
                 continue;
             }
             let Ok(Some((value, _))) = cluster.checkpoint(&id).await else {
@@ -246,7 +180,7 @@ pub async fn sweep(state: AppState, every: std::time::Duration) {
                 continue;
             }
             let home = Some(cp.node_url.clone());
-            if let Whereabouts::Gone(why) = find_or_take(&state, &id, home).await {
+            if let Whereabouts::Gone(why) = find_or_take(&online, &id, home).await {
                 eprintln!("table {id}: not taken over: {why}");
             }
         }

@@ -4,14 +4,22 @@
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use serde::Deserialize;
+use axum::http::HeaderMap;
 use sha2::{Digest, Sha256};
+use tongcheng_api::ErrorCode;
+use tongcheng_api::admin::{CollusionQuery, MAX_RULES_NAME, Report, Thresholds};
+use tongcheng_api::endpoints::Collusion;
+use utoipa_axum::router::OpenApiRouter;
 
-use crate::app::AppState;
-use crate::collusion::{self, Report, Thresholds};
+use super::{bearer, endpoint};
+use crate::blocking::blocking;
+use crate::collusion;
 use crate::error::ApiError;
-use crate::routes::blocking;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(endpoint::<Collusion, _, _>(collusion))
+}
 
 /// Whether two secrets are equal, in time independent of where they differ and of their
 /// lengths: both are hashed first, then every byte of the digests is compared.
@@ -33,18 +41,12 @@ fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
         .filter(|t| !t.is_empty())
     else {
         return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "admin_disabled",
+            ErrorCode::AdminDisabled,
             "this server has no admin token (start it with --admin-token or \
              TONGCHENG_ADMIN_TOKEN)",
         ));
     };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .unwrap_or("");
+    let given = bearer(headers).unwrap_or("");
     if given.is_empty() || !same_secret(given, expected) {
         return Err(ApiError::unauthorized(
             "the admin token is missing or wrong (Authorization: Bearer <admin token>)",
@@ -53,34 +55,20 @@ fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     Ok(())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CollusionQuery {
-    /// The rule set whose ranked history is analysed.
-    pub rules: String,
-    /// Hands a pair must have shared to be reported (default 20).
-    pub min_hands: Option<u32>,
-    /// Only hands played at or after this time (unix seconds): a recent window.
-    pub since: Option<i64>,
-}
-
-/// The longest rule-set name asked for (names are short; this bounds what is echoed).
-const MAX_RULES_NAME: usize = 64;
-
 /// `GET /v1/admin/collusion?rules=&min_hands=&since=`: the collusion report over the rule set's
 /// ranked history (see [`crate::collusion`]). Every hand is replayed, so the work runs on the
 /// blocking pool.
-pub async fn collusion(
+async fn collusion(
     State(state): State<AppState>,
     headers: HeaderMap,
     query: Result<Query<CollusionQuery>, QueryRejection>,
 ) -> Result<Json<Report>, ApiError> {
     check_admin(&state, &headers)?;
     let Query(q) = query?;
-    if q.rules.is_empty() || q.rules.len() > MAX_RULES_NAME {
-        return Err(ApiError::bad_request(
-            "bad_query",
-            format!("rules must be a rule-set name of 1 to {MAX_RULES_NAME} bytes"),
+    if q.rules.is_empty() || q.rules.chars().count() > MAX_RULES_NAME {
+        return Err(ApiError::new(
+            ErrorCode::BadQuery,
+            format!("rules must be a rule-set name of 1 to {MAX_RULES_NAME} characters"),
         ));
     }
     let thresholds = Thresholds {

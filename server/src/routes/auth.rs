@@ -10,27 +10,42 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
-use serde::{Deserialize, Serialize};
-use tongcheng_core::record::hex;
+use tongcheng_api::ErrorCode;
+use tongcheng_api::auth::{
+    AccountInfo, AccountResponse, ChallengeResponse, LinkResponse, LoginRequest, LoginResponse,
+};
+use tongcheng_api::endpoints::{Account, Challenge, CreateLink, Login, Logout};
+use tongcheng_core::hex::hex;
+use utoipa_axum::router::OpenApiRouter;
 
-use super::{Authed, ClientIp, blocking, limit};
-use crate::app::AppState;
+use super::{Authed, ClientIp, endpoint, limit};
 use crate::auth::{
     display_name, link_code_hash, new_link_code, random_bytes, sha256_hex, unhex_exact,
     verify_login,
 };
+use crate::blocking::blocking;
 use crate::error::{ApiError, clip};
-use crate::store::LoginOutcome;
+use crate::state::AppState;
+use crate::store::{Account as StoredAccount, LoginOutcome};
 
-#[derive(Serialize)]
-pub struct ChallengeResponse {
-    /// 32 random bytes, hex: sign `tongcheng-login-v1\n` ‖ nonce ‖ public key.
-    pub nonce: String,
-    pub expires_in: i64,
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(endpoint::<Challenge, _, _>(challenge))
+        .routes(endpoint::<Login, _, _>(login))
+        .routes(endpoint::<Logout, _, _>(logout))
+        .routes(endpoint::<Account, _, _>(account))
+        .routes(endpoint::<CreateLink, _, _>(create_link))
+}
+
+fn account_info(a: StoredAccount) -> AccountInfo {
+    AccountInfo {
+        id: a.id,
+        display_name: a.display_name,
+    }
 }
 
 /// `POST /v1/auth/challenge`.
-pub async fn challenge(
+async fn challenge(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
 ) -> Result<Json<ChallengeResponse>, ApiError> {
@@ -50,40 +65,8 @@ pub async fn challenge(
     }))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LoginRequest {
-    /// Ed25519 public key, 64 hex digits.
-    pub public_key: String,
-    pub nonce: String,
-    /// Signature, 128 hex digits.
-    pub signature: String,
-    #[serde(default)]
-    pub device_name: Option<String>,
-    /// Join the account that showed this code instead of making a new one.
-    #[serde(default)]
-    pub link_code: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct AccountInfo {
-    pub id: i64,
-    pub display_name: String,
-}
-
-#[derive(Serialize)]
-pub struct LoginResponse {
-    /// 32 random bytes, hex; send as `Authorization: Bearer <token>`.
-    pub token: String,
-    pub expires_at: i64,
-    pub account: AccountInfo,
-    pub device_id: i64,
-    /// This login made the account.
-    pub created_account: bool,
-}
-
 /// `POST /v1/auth/login`.
-pub async fn login(
+async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     body: Result<Json<LoginRequest>, JsonRejection>,
@@ -130,11 +113,7 @@ pub async fn login(
                 store
                     .take_link_code(&link_code_hash(&code), now)?
                     .ok_or_else(|| {
-                        ApiError::new(
-                            StatusCode::FORBIDDEN,
-                            "invalid_link_code",
-                            "the link code is not valid",
-                        )
+                        ApiError::new(ErrorCode::InvalidLinkCode, "the link code is not valid")
                     })?,
             ),
             None => None,
@@ -145,15 +124,13 @@ pub async fn login(
                 LoginOutcome::Created(d) => (d, link_account.is_none()),
                 LoginOutcome::Revoked => {
                     return Err(ApiError::new(
-                        StatusCode::FORBIDDEN,
-                        "device_revoked",
+                        ErrorCode::DeviceRevoked,
                         "this device was revoked from its account",
                     ));
                 }
                 LoginOutcome::KeyInUse => {
                     return Err(ApiError::new(
-                        StatusCode::CONFLICT,
-                        "key_in_use",
+                        ErrorCode::KeyInUse,
                         "this device already belongs to another account",
                     ));
                 }
@@ -174,32 +151,21 @@ pub async fn login(
     Ok(Json(LoginResponse {
         token: token_hex,
         expires_at,
-        account: AccountInfo {
-            id: account.id,
-            display_name: account.display_name,
-        },
+        account: account_info(account),
         device_id: device.id,
         created_account: created,
     }))
 }
 
 /// `POST /v1/auth/logout`: revokes the session used.
-pub async fn logout(State(state): State<AppState>, auth: Authed) -> Result<StatusCode, ApiError> {
+async fn logout(State(state): State<AppState>, auth: Authed) -> Result<StatusCode, ApiError> {
     let store = state.store.clone();
     blocking(move || Ok(store.revoke_session(&auth.token_hash, crate::now())?)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Serialize)]
-pub struct AccountResponse {
-    pub account: AccountInfo,
-    pub device_id: i64,
-    /// Records the account holds on the server.
-    pub records: u64,
-}
-
 /// `GET /v1/account`.
-pub async fn account(
+async fn account(
     State(state): State<AppState>,
     auth: Authed,
 ) -> Result<Json<AccountResponse>, ApiError> {
@@ -213,24 +179,14 @@ pub async fn account(
     })
     .await?;
     Ok(Json(AccountResponse {
-        account: AccountInfo {
-            id: account.id,
-            display_name: account.display_name,
-        },
+        account: account_info(account),
         device_id: s.device_id,
         records,
     }))
 }
 
-#[derive(Serialize)]
-pub struct LinkResponse {
-    /// Shown on this device, typed on the other: `ABCD-EFGH`.
-    pub code: String,
-    pub expires_in: i64,
-}
-
 /// `POST /v1/link`: a single-use code for another device to join this account.
-pub async fn create_link(
+async fn create_link(
     State(state): State<AppState>,
     auth: Authed,
 ) -> Result<Json<LinkResponse>, ApiError> {

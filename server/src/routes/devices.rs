@@ -2,33 +2,27 @@
 //! again).
 
 use axum::Json;
-use axum::extract::Path;
-use axum::extract::State;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Serialize;
+use tongcheng_api::ErrorCode;
+use tongcheng_api::auth::{DeviceId, DeviceInfo, DevicesResponse};
+use tongcheng_api::endpoints::{Devices, RevokeDevice};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::{Authed, blocking};
-use crate::app::AppState;
+use super::{Authed, endpoint};
+use crate::blocking::blocking;
 use crate::error::ApiError;
+use crate::state::AppState;
 
-#[derive(Serialize)]
-pub struct DeviceInfo {
-    pub id: i64,
-    pub name: String,
-    pub created_at: i64,
-    pub last_seen_at: i64,
-    pub revoked: bool,
-    /// The device making this request.
-    pub current: bool,
-}
-
-#[derive(Serialize)]
-pub struct DevicesResponse {
-    pub devices: Vec<DeviceInfo>,
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(endpoint::<Devices, _, _>(list))
+        .routes(endpoint::<RevokeDevice, _, _>(revoke))
 }
 
 /// `GET /v1/devices`.
-pub async fn list(
+async fn list(
     State(state): State<AppState>,
     auth: Authed,
 ) -> Result<Json<DevicesResponse>, ApiError> {
@@ -51,13 +45,13 @@ pub async fn list(
 }
 
 /// `DELETE /v1/devices/{id}`.
-pub async fn revoke(
+async fn revoke(
     State(state): State<AppState>,
     auth: Authed,
-    id: Result<Path<i64>, axum::extract::rejection::PathRejection>,
+    id: Result<Path<DeviceId>, PathRejection>,
 ) -> Result<StatusCode, ApiError> {
-    let Path(id) =
-        id.map_err(|_| ApiError::bad_request("bad_request", "the device id is a number"))?;
+    let Path(DeviceId { id }) =
+        id.map_err(|_| ApiError::new(ErrorCode::BadRequest, "the device id is a number"))?;
     let store = state.store.clone();
     let account = auth.session.account_id;
     let found = blocking(move || Ok(store.revoke_device(account, id, crate::now())?)).await?;

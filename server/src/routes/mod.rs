@@ -1,72 +1,76 @@
-//! The HTTP handlers, one file per group: `auth` (challenge, login, logout, account, link
-//! codes), `devices`, `sync` (upload and pull). Shared here: extractors for the client's
-//! address and the session, and running blocking work off the async threads.
+//! The HTTP handlers, one module per group of endpoints, each with its `router()`: `service`
+//! (health, metrics, this document), `auth` (challenge, login, logout, account, link codes),
+//! `devices`, `sync` (upload and pull), `play` (the online table's WebSocket), `queue`
+//! (matchmaking and ratings), `rooms`, `admin`.
+//!
+//! Every route is added with [`endpoint`], from the contract's endpoint type: its method
+//! and path route the handler, and its types give its part of the OpenAPI document, so the
+//! router and the document are one list. Shared here: extractors for the client's address
+//! and the session, and rate limiting.
 
 pub mod admin;
 pub mod auth;
 pub mod devices;
+pub mod play;
+pub mod queue;
+pub mod rooms;
+pub mod service;
 pub mod sync;
 
 use std::net::SocketAddr;
 
-use axum::Json;
 use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::handler::Handler;
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
-use serde_json::{Value, json};
+use axum::http::{HeaderMap, header};
+use axum::routing::{delete, get, post};
+use tongcheng_api::openapi::Documented;
+use tongcheng_api::{ErrorCode, Method};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
 
-use crate::app::AppState;
 use crate::auth::sha256_hex;
+use crate::blocking::blocking;
 use crate::error::ApiError;
+use crate::state::AppState;
 use crate::store::Session;
 
-/// Every route, as (method, path pattern): the router's and the OpenAPI document's list.
-pub const ROUTES: &[(&str, &str)] = &[
-    ("get", "/healthz"),
-    ("get", "/metrics"),
-    ("get", "/v1/openapi.json"),
-    ("post", "/v1/auth/challenge"),
-    ("post", "/v1/auth/login"),
-    ("post", "/v1/auth/logout"),
-    ("get", "/v1/account"),
-    ("post", "/v1/link"),
-    ("get", "/v1/devices"),
-    ("delete", "/v1/devices/{id}"),
-    ("post", "/v1/sync/upload"),
-    ("get", "/v1/sync/pull"),
-    ("get", "/v1/play"),
-    ("post", "/v1/queue"),
-    ("get", "/v1/ratings"),
-    ("post", "/v1/rooms"),
-    ("get", "/v1/rooms/{code}"),
-    ("post", "/v1/rooms/{code}/join"),
-    ("get", "/v1/admin/collusion"),
-];
-
-/// `GET /healthz`.
-pub async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Json<Value> {
-    Json(json!({"status": "ok", "store": state.store.backend()}))
+/// The API's routes with their document (see [`crate::app::router`] for what wraps them).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(tongcheng_api::openapi::base())
+        .merge(service::router())
+        .merge(auth::router())
+        .merge(devices::router())
+        .merge(sync::router())
+        .merge(play::router())
+        .merge(queue::router())
+        .merge(rooms::router())
+        .merge(admin::router())
 }
 
+/// Routes `handler` as endpoint `E`, with `E`'s part of the document.
+pub fn endpoint<E: Documented, H: Handler<T, AppState>, T: 'static>(
+    handler: H,
+) -> UtoipaMethodRouter<AppState> {
+    let doc = E::operation();
+    let method = match E::METHOD {
+        Method::Get => get(handler),
+        Method::Post => post(handler),
+        Method::Delete => delete(handler),
+    };
+    (doc.schemas, doc.paths, method)
+}
+
+/// The answer to a path no route has.
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such route")
 }
 
+/// The answer to a route asked with a method it does not take.
 pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ErrorCode::MethodNotAllowed,
         "this route does not take that method",
     )
-}
-
-/// Runs blocking work (the store, verification) on the blocking pool.
-pub async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::internal(format!("a task failed: {e}")))?
 }
 
 /// The client's IP address, for rate limits. Only the connection's peer address counts:
@@ -87,6 +91,16 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
+/// The bearer token of a request, if it has one.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
 /// A request with a valid session: `Authorization: Bearer <token>`.
 pub struct Authed {
     pub session: Session,
@@ -97,16 +111,9 @@ impl FromRequestParts<AppState> for Authed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Authed, ApiError> {
-        let token = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| {
-                ApiError::unauthorized("log in first (Authorization: Bearer <token>)")
-            })?;
+        let token = bearer(&parts.headers).ok_or_else(|| {
+            ApiError::unauthorized("log in first (Authorization: Bearer <token>)")
+        })?;
         let token_hash = sha256_hex(token.as_bytes());
         let store = state.store.clone();
         let h = token_hash.clone();

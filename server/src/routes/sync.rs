@@ -12,65 +12,39 @@ use std::sync::atomic::Ordering::Relaxed;
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
-use axum::http::header;
-use axum::response::IntoResponse;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Deserialize;
 use serde_json::value::RawValue;
+use tongcheng_api::ErrorCode;
+use tongcheng_api::endpoints::{Pull, Upload};
+use tongcheng_api::sync::{
+    PullItem, PullQuery, PullResponse, RejectCode, UploadItem, UploadRequest, UploadResponse,
+    UploadResult, UploadStatus,
+};
 use tongcheng_core::record::{HandRecord, RecordError, ReplayError, Verifier};
+use utoipa_axum::router::OpenApiRouter;
 
-use super::{Authed, blocking};
-use crate::app::AppState;
+use super::{Authed, endpoint};
+use crate::blocking::blocking;
 use crate::error::{ApiError, clip};
+use crate::state::AppState;
 use crate::store::NewRecord;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UploadRequest {
-    pub records: Vec<UploadItem>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UploadItem {
-    /// The hand record, as the core writes it (any version the core reads).
-    pub record: Box<RawValue>,
-    /// The player's seat in that hand.
-    pub seat: u8,
-    /// When the hand finished, unix seconds (the device's clock).
-    pub played_at: i64,
-}
-
-#[derive(Serialize, Debug, PartialEq, Eq)]
-pub struct UploadResult {
-    /// The record id, when the record reads.
-    pub id: Option<String>,
-    /// `accepted` (new), `already` (the account had it) or `rejected`.
-    pub status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-#[derive(Serialize)]
-pub struct UploadResponse {
-    pub results: Vec<UploadResult>,
-    pub accepted: u64,
-    pub already: u64,
-    pub rejected: u64,
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(endpoint::<Upload, _, _>(upload))
+        .routes(endpoint::<Pull, _, _>(pull))
 }
 
 /// `POST /v1/sync/upload`.
-pub async fn upload(
+async fn upload(
     State(state): State<AppState>,
     auth: Authed,
     body: Result<Json<UploadRequest>, JsonRejection>,
 ) -> Result<Json<UploadResponse>, ApiError> {
     let Json(req) = body?;
     if req.records.len() > state.config.max_batch {
-        return Err(ApiError::bad_request(
-            "batch_too_large",
+        return Err(ApiError::new(
+            ErrorCode::BatchTooLarge,
             format!(
                 "{} records in one batch; at most {}",
                 req.records.len(),
@@ -89,12 +63,11 @@ pub async fn upload(
                 // refused and the batch goes on.
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&st.verifier, item)))
                     .unwrap_or_else(|_| {
-                        Err(UploadResult {
-                            id: None,
-                            status: "rejected",
-                            code: Some("internal_error"),
-                            reason: Some("the record could not be checked".into()),
-                        })
+                        Err(UploadResult::rejected(
+                            None,
+                            RejectCode::InternalError,
+                            "the record could not be checked",
+                        ))
                     })
             })
             .collect();
@@ -112,9 +85,9 @@ pub async fn upload(
                 Ok(r) => UploadResult {
                     id: Some(r.record_id),
                     status: if inserted.next().unwrap_or(false) {
-                        "accepted"
+                        UploadStatus::Accepted
                     } else {
-                        "already"
+                        UploadStatus::Already
                     },
                     code: None,
                     reason: None,
@@ -124,36 +97,27 @@ pub async fn upload(
             .collect::<Vec<_>>())
     })
     .await?;
-    let count = |s: &str| results.iter().filter(|r| r.status == s).count() as u64;
-    let (accepted, already, rejected) = (count("accepted"), count("already"), count("rejected"));
+    let answer = UploadResponse::new(results);
     let m = &state.metrics;
     m.sync_batches.fetch_add(1, Relaxed);
-    m.records_accepted.fetch_add(accepted, Relaxed);
-    m.records_already.fetch_add(already, Relaxed);
-    m.records_rejected.fetch_add(rejected, Relaxed);
-    Ok(Json(UploadResponse {
-        results,
-        accepted,
-        already,
-        rejected,
-    }))
+    m.records_accepted.fetch_add(answer.accepted, Relaxed);
+    m.records_already.fetch_add(answer.already, Relaxed);
+    m.records_rejected.fetch_add(answer.rejected, Relaxed);
+    Ok(Json(answer))
 }
 
 /// Reads and verifies one uploaded record.
 pub fn check(verifier: &Verifier, item: &UploadItem) -> Result<NewRecord, UploadResult> {
-    let reject = |id: Option<String>, code: &'static str, reason: String| UploadResult {
-        id,
-        status: "rejected",
-        code: Some(code),
-        reason: Some(clip(&reason)),
+    let reject = |id: Option<String>, code: RejectCode, reason: String| {
+        UploadResult::rejected(id, code, clip(&reason))
     };
     let record = read_record(item.record.get())
-        .map_err(|e| reject(raw_id(&item.record), "unreadable", e.to_string()))?;
+        .map_err(|e| reject(raw_id(&item.record), RejectCode::Unreadable, e.to_string()))?;
     let id = Some(record.id.to_string());
     if item.seat > 3 {
         return Err(reject(
             id,
-            "bad_seat",
+            RejectCode::BadSeat,
             format!("seat {} (seats are 0–3)", item.seat),
         ));
     }
@@ -188,49 +152,23 @@ fn raw_id(raw: &RawValue) -> Option<String> {
 }
 
 /// A stable code per kind of verification failure.
-pub fn replay_code(e: &ReplayError) -> &'static str {
+pub fn replay_code(e: &ReplayError) -> RejectCode {
     #[allow(unreachable_patterns)]
     match e {
-        ReplayError::Version(_) => "unsupported_version",
-        ReplayError::Id { .. } => "id_mismatch",
-        ReplayError::RulesNotAccepted { .. } => "rules_not_accepted",
-        ReplayError::RulesDiffer { .. } => "rules_differ",
-        ReplayError::Illegal { .. } => "illegal_action",
-        ReplayError::Unfinished(_) => "unfinished",
-        ReplayError::TrailingActions(_) => "trailing_actions",
-        ReplayError::EventDiffers { .. } => "event_differs",
-        ReplayError::EventCount { .. } => "event_count",
-        ReplayError::ResultDiffers(_) => "result_differs",
-        ReplayError::Unfair(_) => "unfair_wall",
-        ReplayError::BadSetup(_) => "bad_setup",
-        _ => "not_verified",
+        ReplayError::Version(_) => RejectCode::UnsupportedVersion,
+        ReplayError::Id { .. } => RejectCode::IdMismatch,
+        ReplayError::RulesNotAccepted { .. } => RejectCode::RulesNotAccepted,
+        ReplayError::RulesDiffer { .. } => RejectCode::RulesDiffer,
+        ReplayError::Illegal { .. } => RejectCode::IllegalAction,
+        ReplayError::Unfinished(_) => RejectCode::Unfinished,
+        ReplayError::TrailingActions(_) => RejectCode::TrailingActions,
+        ReplayError::EventDiffers { .. } => RejectCode::EventDiffers,
+        ReplayError::EventCount { .. } => RejectCode::EventCount,
+        ReplayError::ResultDiffers(_) => RejectCode::ResultDiffers,
+        ReplayError::Unfair(_) => RejectCode::UnfairWall,
+        ReplayError::BadSetup(_) => RejectCode::BadSetup,
+        _ => RejectCode::NotVerified,
     }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PullQuery {
-    /// Where the last pull stopped (opaque); none: from the beginning.
-    pub cursor: Option<String>,
-    pub limit: Option<u32>,
-}
-
-#[derive(Serialize)]
-pub struct PullItem {
-    pub id: String,
-    pub record: Box<RawValue>,
-    pub seat: u8,
-    pub played_at: i64,
-    pub offline: bool,
-}
-
-#[derive(Serialize)]
-pub struct PullResponse {
-    pub records: Vec<PullItem>,
-    /// Pass back to continue after these records.
-    pub cursor: String,
-    /// More records may follow: pull again.
-    pub more: bool,
 }
 
 /// Cursors are `v1.<sequence number>`: opaque to clients, versioned for the server.
@@ -242,21 +180,22 @@ fn parse_cursor(c: Option<&str>) -> Result<i64, ApiError> {
             .and_then(|n| n.parse::<i64>().ok())
             .filter(|n| *n >= 0)
             .ok_or_else(|| {
-                ApiError::bad_request("bad_cursor", "the cursor is not one this server gave")
+                ApiError::new(
+                    ErrorCode::BadCursor,
+                    "the cursor is not one this server gave",
+                )
             }),
     }
 }
 
-/// `GET /v1/sync/pull?cursor=&limit=`.
-///
-/// The body is written by hand around the stored record texts: they are the core's own
-/// output, stored after verification, so re-parsing them only to embed them would double the
-/// cost of a pull. (The shape is [`PullResponse`]'s; a test reads it back.)
-pub async fn pull(
+/// `GET /v1/sync/pull?cursor=&limit=`. The stored record texts are the core's own output,
+/// kept after verification: they go out as they are (checked to be JSON, never parsed into
+/// values again).
+async fn pull(
     State(state): State<AppState>,
     auth: Authed,
     query: Result<Query<PullQuery>, QueryRejection>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<Json<PullResponse>, ApiError> {
     let Query(q) = query?;
     let after = parse_cursor(q.cursor.as_deref())?;
     let limit = q.limit.unwrap_or(100).clamp(1, state.config.max_pull);
@@ -265,29 +204,28 @@ pub async fn pull(
     let rows = blocking(move || Ok(store.pull(s.account_id, s.device_id, after, limit)?)).await?;
     let more = rows.len() == limit as usize;
     let cursor = format!("v1.{}", rows.last().map_or(after, |r| r.seq));
-    let mut body =
-        String::with_capacity(rows.iter().map(|r| r.json.len() + 160).sum::<usize>() + 64);
-    body.push_str("{\"records\":[");
-    for (i, r) in rows.iter().enumerate() {
-        if i > 0 {
-            body.push(',');
-        }
-        let head = json!({"id": r.record_id, "seat": r.seat, "played_at": r.played_at, "offline": r.offline});
-        let head = head.to_string();
-        // `{"id":..,...}` with `,"record":<text>` before its closing brace.
-        body.push_str(&head[..head.len() - 1]);
-        body.push_str(",\"record\":");
-        body.push_str(&r.json);
-        body.push('}');
-    }
-    body.push_str("],\"cursor\":");
-    body.push_str(&json!(cursor).to_string());
-    body.push_str(",\"more\":");
-    body.push_str(if more { "true" } else { "false" });
-    body.push('}');
+    let records = rows
+        .into_iter()
+        .map(|r| {
+            let record = RawValue::from_string(r.json).map_err(|e| {
+                ApiError::internal(format!("stored record {} is not JSON: {e}", r.record_id))
+            })?;
+            Ok(PullItem {
+                id: r.record_id,
+                record,
+                seat: r.seat,
+                played_at: r.played_at,
+                offline: r.offline,
+            })
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
     state
         .metrics
         .records_pulled
-        .fetch_add(rows.len() as u64, Relaxed);
-    Ok(([(header::CONTENT_TYPE, "application/json")], body))
+        .fetch_add(records.len() as u64, Relaxed);
+    Ok(Json(PullResponse {
+        records,
+        cursor,
+        more,
+    }))
 }

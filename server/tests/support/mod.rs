@@ -1,13 +1,16 @@
 //! Shared by the server's tests: hands, forged records, PostgreSQL schemas, login helpers.
 #![allow(dead_code)]
 
+pub mod contract;
 pub mod online;
 
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Value, json};
-use tongcheng_core::record::{HandRecord, RecordId, hex};
+use tongcheng_api::auth::{LoginRequest, login_message};
+use tongcheng_core::hex::{hex, unhex};
+use tongcheng_core::record::{HandRecord, RecordId};
 use tongcheng_core::rules::RuleSet;
-use tongcheng_server::auth::{login_message, random_bytes, unhex};
+use tongcheng_server::auth::random_bytes;
 
 /// `n` finished guobiao hands.
 pub fn hands(n: usize, seed: u64) -> Vec<HandRecord> {
@@ -117,8 +120,14 @@ impl Device {
         let sig = self
             .key
             .sign(&login_message(&n, &self.key.verifying_key().to_bytes()));
-        json!({"public_key": self.public_hex(), "nonce": nonce,
-               "signature": hex(&sig.to_bytes()), "device_name": "test", "link_code": link_code})
+        serde_json::to_value(LoginRequest {
+            public_key: self.public_hex(),
+            nonce: nonce.into(),
+            signature: hex(&sig.to_bytes()),
+            device_name: Some("test".into()),
+            link_code: link_code.map(str::to_string),
+        })
+        .unwrap()
     }
 }
 

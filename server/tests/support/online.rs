@@ -13,10 +13,22 @@ use tongcheng_server::store::Store;
 use tongcheng_server::store::sqlite::SqliteStore;
 use tongcheng_server::{Config, Shared};
 
-/// A server on its own runtime thread.
+use super::contract::{Contract, spawn_checked};
+
+/// A server on its own runtime thread, every exchange checked against its OpenAPI document
+/// (a disagreement fails the test when the server is dropped).
 pub struct TestServer {
     pub url: String,
+    pub contract: Arc<Contract>,
     _rt: tokio::runtime::Runtime,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            self.contract.assert_kept();
+        }
+    }
 }
 
 /// One round of `hands` hands with 1 s limits: a short match.
@@ -60,17 +72,16 @@ pub fn start_on(store: Arc<dyn Store>, mut config: Config) -> TestServer {
     config.limits.login_per_ip = many;
     config.limits.login_per_key = many;
     let state = Shared::new(store, config).unwrap();
-    let url = rt.block_on(async {
+    let (url, contract) = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(tongcheng_server::serve(
-            listener,
-            state,
-            std::future::pending(),
-        ));
-        url
+        (url, spawn_checked(listener, state))
     });
-    TestServer { url, _rt: rt }
+    TestServer {
+        url,
+        contract,
+        _rt: rt,
+    }
 }
 
 /// A new account's session token, and its device key.

@@ -90,7 +90,7 @@ fun matchmakingTests() {
                         c.joinRoom(code)
                         error("joined with $code")
                     } catch (e: TongchengException.InvalidInput) {
-                        check(e.message!!.contains("6 digits")) { "message: ${e.message}" }
+                        check(e.detail.contains("6 digits")) { "detail: ${e.detail}" }
                     }
                 }
                 try {

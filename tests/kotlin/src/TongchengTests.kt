@@ -91,13 +91,13 @@ fun main() {
                 s.act(ActionModel.Discard(notHeld), now())
                 error("discarding a tile not held must fail")
             } catch (e: TongchengException.IllegalAction) {
-                check(e.message!!.contains("not legal")) { "message: ${e.message}" }
+                check(e.detail.contains("not legal")) { "detail: ${e.detail}" }
             }
             try {
                 s.act(ActionModel.Discard("9z"), now())
                 error("bad notation must fail")
             } catch (e: TongchengException.InvalidInput) {
-                check(e.message!!.contains("not a tile")) { "message: ${e.message}" }
+                check(e.detail.contains("not a tile")) { "detail: ${e.detail}" }
             }
             check(s.table() == before) { "state unchanged" }
         }
@@ -105,7 +105,7 @@ fun main() {
             GameSession(SessionConfig("nope", "normal", 1u, false))
             error("unknown rules must fail")
         } catch (e: TongchengException.InvalidInput) {
-            check(e.message!!.contains("unknown rules")) { e.message!! }
+            check(e.detail.contains("unknown rules")) { e.detail }
         }
     }
 
@@ -226,7 +226,7 @@ fun historyTests() {
                 store.getRecord(999_999)
                 error("a missing id must fail")
             } catch (e: TongchengException.NotFound) {
-                check(e.message!!.isNotBlank()) { "with a message" }
+                check(e.detail.isNotBlank()) { "with words" }
             }
         }
         // A corrupt file is a typed error and is left alone.
@@ -275,7 +275,7 @@ fun sessionHistoryTests() {
                 GameSession.resume(saved.take(saved.length / 2)).close()
                 error("a damaged save resumed")
             } catch (e: TongchengException.InvalidInput) {
-                check(e.message!!.contains("cannot be resumed")) { "message: ${e.message}" }
+                check(e.detail.contains("cannot be resumed")) { "detail: ${e.detail}" }
             }
         }
         dir.deleteRecursively()
@@ -318,7 +318,7 @@ fun sessionHistoryTests() {
                                 OnlineClient(url, Vault(), b).use { it.login("phone C", code) }
                                 error("a used link code worked again")
                             } catch (e: TongchengException.Server) {
-                                check(e.message!!.contains("invalid_link_code")) { "message: ${e.message}" }
+                                check(e.code == "invalid_link_code") { "code: ${e.code} (${e.detail})" }
                             }
                         }
                     }

@@ -8,9 +8,9 @@ use tokio::sync::mpsc;
 use tongcheng_core::protocol::ErrorCode;
 use tongcheng_core::table::{Clock, Table};
 
-use super::super::OnlineConfig;
+use super::super::checkpoint::{CHECKPOINT_VERSION, Checkpoint, FinishedHand, SeatKept};
 use super::super::clock;
-use super::super::moved::{CHECKPOINT_VERSION, Checkpoint, FinishedHand, SeatKept};
+use super::super::config::OnlineConfig;
 use super::rating::{Rating, rate_accounts};
 use super::{Cmd, Phase, TableTask};
 use crate::cluster::{Cluster, ClusterError};

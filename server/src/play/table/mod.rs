@@ -37,8 +37,8 @@ use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::{Clock, Deal, Player, Table, TableConfig};
 use tongcheng_core::wall::Seed;
 
-use super::OnlineConfig;
 use super::clock;
+use super::config::OnlineConfig;
 use crate::cluster::Cluster;
 use crate::store::Store;
 use checkpoint::SaveJob;

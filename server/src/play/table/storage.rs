@@ -8,8 +8,8 @@ use tongcheng_core::Seat;
 use tongcheng_core::protocol::ServerMsg;
 use tongcheng_core::record::HandRecord;
 
+use super::super::checkpoint::FinishedHand;
 use super::super::clock;
-use super::super::moved::FinishedHand;
 use super::checkpoint::SaveJob;
 use super::{Phase, TableTask};
 use crate::store::{NewRecord, RankedHand};

@@ -24,13 +24,13 @@ fun openHistory(path: String): OpenedHistory = try {
         val aside = moveAside(path)
         OpenedHistory(
             HistoryStore.open(path),
-            "The history could not be read (${e.message}); it was kept as ${File(aside).name} and a new one started.",
+            "The history could not be read (${e.text}); it was kept as ${File(aside).name} and a new one started.",
         )
     } catch (again: TongchengException) {
-        OpenedHistory(null, "The history cannot be used (${again.message}): hands are not being saved.")
+        OpenedHistory(null, "The history cannot be used (${again.text}): hands are not being saved.")
     }
 } catch (e: TongchengException) {
-    OpenedHistory(null, "The history cannot be opened (${e.message}): hands are not being saved.")
+    OpenedHistory(null, "The history cannot be opened (${e.text}): hands are not being saved.")
 }
 
 /** How a hand ended for the player. */
@@ -95,7 +95,7 @@ class HistoryPresenter(
                 error = null,
             )
         } catch (e: TongchengException) {
-            state.copy(error = "The history could not be read: ${e.message}")
+            state.copy(error = "The history could not be read: ${e.text}")
         }
         return state
     }

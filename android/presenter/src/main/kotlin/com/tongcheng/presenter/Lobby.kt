@@ -68,7 +68,7 @@ class Lobby(saved: SavedMatch?, chosen: MatchSetup, private val history: History
                     resumeText = describe(t, saved.setup)
                 }
             } catch (e: TongchengException) {
-                notice = "The kept match cannot be continued (${e.message}); it was set aside. Start a new match."
+                notice = "The kept match cannot be continued (${e.text}); it was set aside. Start a new match."
                 unusable = true
             }
         }
@@ -96,7 +96,7 @@ class Lobby(saved: SavedMatch?, chosen: MatchSetup, private val history: History
         val s = try {
             GameSession(setup.config(seed))
         } catch (e: TongchengException) {
-            state = state.copy(notice = "The match cannot start: ${e.message}")
+            state = state.copy(notice = "The match cannot start: ${e.text}")
             return null
         }
         resumable?.close()
@@ -132,7 +132,7 @@ class Lobby(saved: SavedMatch?, chosen: MatchSetup, private val history: History
             s.saveTo(h)
             null
         } catch (e: TongchengException) {
-            "Hands of this match will not be saved: ${e.message}"
+            "Hands of this match will not be saved: ${e.text}"
         }
     }
 

@@ -21,19 +21,18 @@ fun waitedText(ms: Long): String {
 }
 
 /** What to tell the player about a failed request: the server's stable codes in plain words. */
-fun notice(e: TongchengException): String {
-    val m = e.message.orEmpty()
-    return when {
-        e is TongchengException.Network -> "Cannot reach the server. Check the connection and try again."
-        e is TongchengException.NotLoggedIn -> "Your session has ended: log in again."
-        e is TongchengException.NotFound -> "No room has that code. Check the 6 digits with your friend."
-        e is TongchengException.InvalidInput -> m.removePrefix("invalid input: ").replaceFirstChar { it.uppercase() }
-        "queue_timeout" in m -> "No table could be made in time. Try again."
-        "queue_replaced" in m -> "You queued again from another device, so this wait ended."
-        "rules_not_accepted" in m -> "This server does not play these rules."
-        "room_full" in m -> "Every seat in this room is taken."
-        "bad_room" in m -> "The server refused these room settings: ${m.substringAfterLast("): ")}"
-        else -> m
+fun notice(e: TongchengException): String = when (e) {
+    is TongchengException.Network -> "Cannot reach the server. Check the connection and try again."
+    is TongchengException.NotLoggedIn -> "Your session has ended: log in again."
+    is TongchengException.NotFound -> "No room has that code. Check the 6 digits with your friend."
+    is TongchengException.InvalidInput -> e.detail.replaceFirstChar { it.uppercase() }
+    else -> when (e.serverCode) {
+        "queue_timeout" -> "No table could be made in time. Try again."
+        "queue_replaced" -> "You queued again from another device, so this wait ended."
+        "rules_not_accepted" -> "This server does not play these rules."
+        "room_full" -> "Every seat in this room is taken."
+        "bad_room" -> "The server refused these room settings: ${e.text}"
+        else -> e.text
     }
 }
 

@@ -124,7 +124,7 @@ class TablePresenter(
         val moved = try {
             session.nextHand()
         } catch (e: TongchengException) {
-            state = render(session.table(), e.message)
+            state = render(session.table(), e.text)
             return false
         }
         if (moved) start()
@@ -137,7 +137,7 @@ class TablePresenter(
         state = try {
             render(block(), null)
         } catch (e: TongchengException) {
-            render(session.table(), e.message)
+            render(session.table(), e.text)
         }
         return state
     }

@@ -1,0 +1,69 @@
+//! A table's checkpoint: what another node needs to finish its match (see [`super::moved`]).
+
+use serde::{Deserialize, Serialize};
+use tongcheng_core::table::SavedTable;
+
+use crate::store::{NewRecord, RankedHand, Store};
+
+/// The checkpoint format this build writes (and the only one it reads).
+pub const CHECKPOINT_VERSION: u32 = 1;
+
+/// A table as another node needs it to finish its match.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    pub version: u32,
+    pub table: String,
+    /// The node running the table, and its process instance (a restart is another one).
+    pub node_url: String,
+    pub instance: String,
+    pub people: u8,
+    pub ranked: bool,
+    pub room: bool,
+    pub reserved: Option<Vec<i64>>,
+    /// Who holds each player slot.
+    pub seats: Vec<SeatKept>,
+    /// The next hand's number.
+    pub hand: u32,
+    /// The match: its configuration (seed, players) and the finished hands' actions and seeds.
+    pub saved: SavedTable,
+    /// The hand just finished, stored again by a node taking over (storing it may not have
+    /// finished when the node stopped; storing is idempotent).
+    pub last: Option<FinishedHand>,
+}
+
+/// A player slot's holder.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatKept {
+    pub account: Option<i64>,
+    pub device: i64,
+    pub name: String,
+}
+
+/// A finished hand as the store keeps it: each person's record, and the ranked history.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinishedHand {
+    /// (account, device, record) per person.
+    pub stored: Vec<(i64, i64, NewRecord)>,
+    pub ranked: Option<RankedHand>,
+}
+
+impl FinishedHand {
+    /// Stores the hand (again: a record or ranked hand already there is left as it is).
+    pub fn keep(&self, store: &dyn Store, table: &str) {
+        for (account, device, r) in &self.stored {
+            if let Err(e) =
+                store.store_records(*account, *device, std::slice::from_ref(r), crate::now())
+            {
+                eprintln!("table {table}: storing a hand for account {account}: {e}");
+            }
+        }
+        if let Some(h) = &self.ranked
+            && let Err(e) = store.put_ranked_hand(h)
+        {
+            eprintln!("table {table}: keeping a ranked hand: {e}");
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The online table's connection: `GET /v1/play` upgrades to a WebSocket carrying the
+//! core's [`tongcheng_core::protocol`] messages.
+//!
+//! The session token is checked before the upgrade (the same `Authorization: Bearer` as the
+//! HTTP API), so nobody unauthenticated holds a socket. A connection then has `auth_ms` to
+//! join a table and `idle_ms` between messages; messages are bounded in size and rate. A
+//! connection only forwards its messages to its table's task and writes out what the table
+//! sends, so a hostile client can at worst lose its own seat.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+use tongcheng_api::endpoints::Play;
+use tongcheng_core::protocol::{
+    ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, ServerMsg,
+};
+use utoipa_axum::router::OpenApiRouter;
+
+use super::{Authed, endpoint};
+use crate::play::join::join;
+use crate::play::table::Cmd;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(endpoint::<Play, _, _>(play))
+}
+
+/// `GET /v1/play`: a session token is needed before the upgrade.
+async fn play(State(state): State<AppState>, auth: Authed, ws: WebSocketUpgrade) -> Response {
+    // Client messages are small (bounded by MAX_CLIENT_MESSAGE) and every server frame is
+    // flushed as it is sent, so small buffers do: tungstenite's 128 KiB defaults, reserved
+    // per connection, would dominate a node's memory at ten thousand players.
+    ws.max_message_size(MAX_CLIENT_MESSAGE)
+        .max_frame_size(MAX_CLIENT_MESSAGE)
+        .read_buffer_size(MAX_CLIENT_MESSAGE)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket| connection(socket, state, auth))
+}
+
+/// A per-connection token bucket.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+    per_sec: f64,
+    burst: f64,
+    refused: u32,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.per_sec)
+            .min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            self.refused += 1;
+            false
+        }
+    }
+}
+
+/// Refused messages after which a connection is closed.
+const MAX_REFUSED: u32 = 100;
+
+async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
+    let (conn, _open) = state.online.lobby.open_connection();
+    let config = state.online.config.clone();
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut out_rx) = mpsc::channel::<String>(4096);
+    // Answers the server asked for (a decision, a contribution, ready after a hand) are not
+    // charged to the rate limit: a client playing at machine speed (auto-answering) sends
+    // far more than a person, and must not lose its answers. Everything else is.
+    let asked = Arc::new(AtomicU64::new(0));
+    let granted = asked.clone();
+    // The writer: frames from the table (and this connection) to the socket, in order.
+    let writer = tokio::spawn(async move {
+        while let Some(text) = out_rx.recv().await {
+            // Server messages serialize their tag first.
+            if ["decision", "commit", "hand_end"]
+                .iter()
+                .any(|t| text.starts_with(&format!("{{\"type\":\"{t}\"")))
+            {
+                granted.fetch_add(1, Ordering::Relaxed);
+            }
+            // A connection whose seat another one took is told so, then closed.
+            let replaced = text.starts_with("{\"type\":\"error\",\"code\":\"replaced\"");
+            if sink.send(Message::Text(text.into())).await.is_err() || replaced {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let say = |code: ErrorCode, msg: String| {
+        let _ = out.try_send(ServerMsg::error(code, msg).to_json());
+    };
+    let mut bucket = Bucket {
+        tokens: config.burst,
+        at: Instant::now(),
+        per_sec: config.per_sec,
+        burst: config.burst,
+        refused: 0,
+    };
+    let mut seat: Option<(u8, mpsc::Sender<Cmd>)> = None;
+    loop {
+        let wait = if seat.is_none() {
+            config.auth_ms
+        } else {
+            config.idle_ms
+        };
+        let frame = match tokio::time::timeout(Duration::from_millis(wait), stream.next()).await {
+            Err(_) => {
+                say(
+                    ErrorCode::Timeout,
+                    if seat.is_none() {
+                        "no join in time".into()
+                    } else {
+                        "silent for too long".into()
+                    },
+                );
+                break;
+            }
+            Ok(None) | Ok(Some(Err(_))) => break,
+            Ok(Some(Ok(m))) => m,
+        };
+        let text = match frame {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) => {
+                say(ErrorCode::BadMessage, "text frames only".into());
+                continue;
+            }
+        };
+        let msg = ClientMsg::parse(text.as_str());
+        let answer = matches!(
+            msg,
+            Ok(ClientMsg::Act { .. } | ClientMsg::Contribute { .. } | ClientMsg::Ready)
+        ) && asked
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok();
+        if !answer && !bucket.take() {
+            if bucket.refused > MAX_REFUSED {
+                break;
+            }
+            say(ErrorCode::RateLimited, "too many messages".into());
+            continue;
+        }
+        let msg = match msg {
+            Ok(m) => m,
+            Err(e) => {
+                say(e.code(), e.to_string());
+                continue;
+            }
+        };
+        match (&seat, msg) {
+            (_, ClientMsg::Ping { nonce }) => {
+                let _ = out.try_send(ServerMsg::Pong { nonce }.to_json());
+            }
+            (
+                None,
+                ClientMsg::Join {
+                    version,
+                    table,
+                    people,
+                    rules,
+                    after,
+                },
+            ) => {
+                if version != PROTOCOL_VERSION {
+                    say(
+                        ErrorCode::UnsupportedVersion,
+                        format!("this server speaks protocol {PROTOCOL_VERSION}"),
+                    );
+                    continue;
+                }
+                match join(
+                    &state.online,
+                    auth.session.account_id,
+                    auth.session.device_id,
+                    conn,
+                    out.clone(),
+                    table,
+                    people,
+                    rules,
+                    after,
+                )
+                .await
+                {
+                    Ok(s) => seat = Some(s),
+                    Err((code, m)) => say(code, m),
+                }
+            }
+            (None, _) => say(ErrorCode::NotJoined, "join a table first".into()),
+            (Some(_), ClientMsg::Join { .. }) => {
+                say(ErrorCode::AlreadyJoined, "already at a table".into())
+            }
+            (Some((player, tx)), msg) => {
+                let leave = matches!(msg, ClientMsg::Leave);
+                if tx
+                    .send(Cmd::Msg {
+                        player: *player,
+                        conn,
+                        msg,
+                    })
+                    .await
+                    .is_err()
+                {
+                    say(ErrorCode::MatchOver, "the table is gone".into());
+                    break;
+                }
+                if leave {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some((player, tx)) = seat {
+        let _ = tx.send(Cmd::Gone { player, conn }).await;
+    }
+    drop(out);
+    let _ = writer.await;
+}

@@ -1,0 +1,96 @@
+//! Private rooms (see [`crate::play::rooms`]): make one, join one by its code, look at one.
+//! Every answer lists each pair of admitted accounts that joined from one IP address (the
+//! 同IP warning), so every player at the table learns of it.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use tongcheng_api::endpoints::{CreateRoom, JoinRoom, ShowRoom};
+use tongcheng_api::play::{RoomCode, RoomInfo, RoomPlayer, RoomSettings};
+use utoipa_axum::router::OpenApiRouter;
+
+use super::{Authed, ClientIp, endpoint};
+use crate::error::ApiError;
+use crate::play::rooms;
+use crate::state::AppState;
+use crate::store::{RoomMember, StoredRoom};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(endpoint::<CreateRoom, _, _>(create))
+        .routes(endpoint::<ShowRoom, _, _>(show))
+        .routes(endpoint::<JoinRoom, _, _>(join))
+}
+
+/// A room as its players see it.
+fn info(room: &StoredRoom) -> RoomInfo {
+    let mut same_ip = Vec::new();
+    for (i, a) in room.members.iter().enumerate() {
+        for b in &room.members[i + 1..] {
+            if a.ip.is_some() && a.ip == b.ip {
+                same_ip.push([a.account_id, b.account_id]);
+            }
+        }
+    }
+    RoomInfo {
+        code: room.code.clone(),
+        table: room.table_id.clone(),
+        server: room.node_url.clone(),
+        people: room.people,
+        admitted: room.members.len() as u8,
+        players: room
+            .members
+            .iter()
+            .map(|m| RoomPlayer {
+                account: m.account_id,
+                name: m.name.clone(),
+            })
+            .collect(),
+        same_ip,
+    }
+}
+
+/// The requesting account as a room member.
+async fn member(state: &AppState, auth: &Authed, ip: ClientIp) -> Result<RoomMember, ApiError> {
+    let account_id = auth.session.account_id;
+    Ok(RoomMember {
+        account_id,
+        ip: ip.0.parse::<std::net::IpAddr>().ok().map(|a| a.to_string()),
+        name: state.online.display_name(account_id).await?,
+    })
+}
+
+/// `POST /v1/rooms`: makes a room (and its table) and admits its owner.
+async fn create(
+    State(state): State<AppState>,
+    auth: Authed,
+    ip: ClientIp,
+    body: Result<Json<RoomSettings>, JsonRejection>,
+) -> Result<Json<RoomInfo>, ApiError> {
+    let Json(settings) = body?;
+    let owner = member(&state, &auth, ip).await?;
+    let room = rooms::open(&state.online, &settings, owner).await?;
+    Ok(Json(info(&room)))
+}
+
+/// `POST /v1/rooms/{code}/join`.
+async fn join(
+    State(state): State<AppState>,
+    auth: Authed,
+    ip: ClientIp,
+    Path(RoomCode { code }): Path<RoomCode>,
+) -> Result<Json<RoomInfo>, ApiError> {
+    let who = member(&state, &auth, ip).await?;
+    let room = rooms::admit(&state.online, code, who).await?;
+    Ok(Json(info(&room)))
+}
+
+/// `GET /v1/rooms/{code}`.
+async fn show(
+    State(state): State<AppState>,
+    auth: Authed,
+    Path(RoomCode { code }): Path<RoomCode>,
+) -> Result<Json<RoomInfo>, ApiError> {
+    let room = rooms::show(&state.online, code, auth.session.account_id).await?;
+    Ok(Json(info(&room)))
+}

@@ -1,0 +1,72 @@
+//! The service's own endpoints: liveness, Prometheus metrics, and the OpenAPI document.
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Extension, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use tongcheng_api::HealthResponse;
+use tongcheng_api::endpoints::{Health, Metrics, OpenApiDocument};
+use utoipa_axum::router::OpenApiRouter;
+
+use super::endpoint;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(endpoint::<Health, _, _>(health))
+        .routes(endpoint::<Metrics, _, _>(metrics))
+        .routes(endpoint::<OpenApiDocument, _, _>(document))
+}
+
+/// `GET /healthz`.
+async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
+    Json(HealthResponse {
+        status: "ok".into(),
+        store: state.store.backend().into(),
+    })
+}
+
+/// The document the router was built with, as JSON text (made once, when the router is).
+#[derive(Clone)]
+pub struct DocumentJson(pub Arc<str>);
+
+/// `GET /v1/openapi.json`.
+async fn document(Extension(doc): Extension<DocumentJson>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        doc.0.to_string(),
+    )
+}
+
+/// `GET /metrics`: the counters, and this node's online gauges.
+async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let mut text = state.metrics.render();
+    let lobby = &state.online.lobby;
+    let gauges: [(&str, &str, usize); 3] = [
+        (
+            "tongcheng_online_tables",
+            "Online tables running on this node.",
+            lobby.tables(),
+        ),
+        (
+            "tongcheng_online_connections",
+            "Open table connections (WebSockets) on this node.",
+            lobby.connections(),
+        ),
+        (
+            "tongcheng_queue_waiting",
+            "Players waiting in this node's matchmaking queues.",
+            lobby.waiting(),
+        ),
+    ];
+    for (name, help, v) in gauges {
+        let _ = writeln!(
+            text,
+            "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}"
+        );
+    }
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
+}
