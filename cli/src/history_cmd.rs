@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::play::text::display_width;
 use serde_json::json;
+use tongcheng_core::describe;
 use tongcheng_core::game::{Event, Game, TableMeld};
 use tongcheng_core::hand::{KongKind, Meld, MeldKind};
 use tongcheng_core::history::{
@@ -634,135 +635,43 @@ fn meld_text(m: &Meld) -> String {
     format!("{}{kind}", m.notation())
 }
 
-/// One event as a line of text, tiles in notation.
+/// One event as a line of text, tiles in notation: the core's words for it
+/// ([`describe::event_text`]), and after a win the fans it scored.
 fn describe(e: &Event, record: &HandRecord) -> String {
-    match e {
-        Event::DiceRolled {
-            seat: s,
-            dice,
-            level,
-        } => format!(
-            "{} rolls {} and {} for the dealer level (笃老): level {level}",
-            seat(*s),
-            dice[0],
-            dice[1]
-        ),
-        Event::Dealt { seat: s, tiles } => match tiles {
-            Some(t) => {
-                let mut t = t.clone();
-                t.sort();
-                format!(
-                    "{} is dealt {} ({} tiles)",
-                    seat(*s),
-                    to_notation(&t),
-                    t.len()
-                )
-            }
-            None => format!("{} is dealt", seat(*s)),
-        },
-        Event::Drew {
-            seat: s,
-            tile,
-            replacement,
-        } => {
-            let from = if *replacement { " from the back" } else { "" };
-            match tile {
-                Some(t) => format!("{} draws {t}{from}", seat(*s)),
-                None => format!("{} draws a tile{from}", seat(*s)),
-            }
-        }
-        Event::Flower { seat: s, tile } => format!("{} sets aside flower {tile}", seat(*s)),
-        Event::Discarded {
-            seat: s,
-            tile: Some(tile),
-            face_down,
-        } => {
-            let how = if *face_down {
-                " face down (暗牌)"
-            } else {
-                ""
-            };
-            format!("{} discards {tile}{how}", seat(*s))
-        }
-        Event::Discarded { seat: s, .. } => format!("{} discards a tile face down", seat(*s)),
-        Event::Claimed {
-            seat: s,
-            from,
-            meld,
-        } => {
-            let tiles = table_meld_tiles(meld);
-            let claimed = meld
-                .claimed
-                .map(|t| format!(" with {t}"))
-                .unwrap_or_default();
-            match meld.kind {
-                MeldKind::Chow => {
-                    format!("{} chows {tiles}{claimed} from {}", seat(*s), seat(*from))
-                }
-                MeldKind::Pung => format!("{} pungs {tiles} from {}", seat(*s), seat(*from)),
-                MeldKind::Kong(_) => format!("{} kongs {tiles} from {}", seat(*s), seat(*from)),
-            }
-        }
-        Event::Kong { seat: s, meld } => match (meld.kind, meld.tile) {
-            (MeldKind::Kong(KongKind::Concealed), None) => {
-                format!("{} declares a concealed kong", seat(*s))
-            }
-            (MeldKind::Kong(KongKind::Concealed), Some(_)) => {
-                format!(
-                    "{} declares a concealed kong {}",
-                    seat(*s),
-                    table_meld_tiles(meld)
-                )
-            }
-            _ => format!("{} completes the kong {}", seat(*s), table_meld_tiles(meld)),
-        },
-        Event::AddingKong { seat: s, tile } => {
-            format!("{} adds {tile} to a pung (it may be robbed)", seat(*s))
-        }
-        Event::Won {
-            seat: s,
-            from,
-            tile,
-            total,
-        } => {
-            let how = match from {
-                Some(f) => format!("from {}", seat(*f)),
-                None => "self-drawn".into(),
-            };
-            let fans = record
-                .result
-                .score
-                .as_ref()
-                .filter(|_| record.result.winner == Some(*s))
-                .map(|sc| {
-                    sc.fans
-                        .iter()
-                        .map(|f| {
-                            format!("{} {} {}", f.name(), f.en(), fan_points(f.points, f.count))
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .filter(|f| !f.is_empty())
-                .map(|f| format!("{f}, "))
-                .unwrap_or_default();
-            format!("{} wins on {tile} ({how}): {fans}total {total}", seat(*s))
-        }
-        Event::DrawGame => "the wall is empty: a drawn hand (荒牌)".into(),
+    let who = |s: Seat| seat(s);
+    let tile = |t: Tile| t.to_string();
+    let meld = |m: &TableMeld| match describe::meld_tiles(m) {
+        t if t.is_empty() => "????".to_string(),
+        t => to_notation(&t),
+    };
+    let words = describe::Words {
+        viewer: None,
+        who: &who,
+        name: &who,
+        tile: &tile,
+        meld: &meld,
+    };
+    let line = describe::event_text(e, &words);
+    let Event::Won { seat: s, .. } = e else {
+        return line;
+    };
+    let fans: Vec<String> = record
+        .result
+        .score
+        .as_ref()
+        .filter(|_| record.result.winner == Some(*s))
+        .map(|sc| {
+            sc.fans
+                .iter()
+                .map(|f| format!("{} {} {}", f.name(), f.en(), fan_points(f.points, f.count)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if fans.is_empty() {
+        line
+    } else {
+        format!("{line}: {}", fans.join(", "))
     }
-}
-
-/// A table meld's tiles in notation; `????` for a face-down kong.
-fn table_meld_tiles(m: &TableMeld) -> String {
-    let Some(t) = m.tile else {
-        return "????".into();
-    };
-    let tiles: Vec<Tile> = match m.kind {
-        MeldKind::Chow => (0..3).filter_map(|d| t.offset(d)).collect(),
-        MeldKind::Pung => vec![t; 3],
-        MeldKind::Kong(_) => vec![t; 4],
-    };
-    to_notation(&tiles)
 }
 
 /// A fan's points: `16`, or `1×4` for a fan counted four times.
@@ -995,17 +904,17 @@ mod tests {
             "{out}"
         );
         assert!(
-            lines.iter().any(|l| *l == format!("S{} draws a tile", w.0)),
+            lines.iter().any(|l| *l == format!("S{} draws", w.0)),
             "{out}"
         );
         assert!(
             lines
                 .iter()
-                .any(|l| l.starts_with(&format!("S{} draws ", other.0)) && !l.ends_with("a tile"))
+                .any(|l| l.starts_with(&format!("S{} draws ", other.0)))
         );
         let won = lines.iter().find(|l| l.contains(" wins on ")).unwrap();
         let score = win.result.score.as_ref().unwrap();
-        assert!(won.ends_with(&format!("total {}", score.total)), "{won}");
+        assert!(won.contains(&describe::points(score.total)), "{won}");
         assert!(won.contains(score.fans[0].en()), "{won}");
         assert!(out.contains("verified: the record replays"), "{out}");
         // Every event of the record has its line.
@@ -1018,9 +927,18 @@ mod tests {
             "{events} lines for {} events",
             win.events.len()
         );
-        // Open: every draw shows its tile.
+        // Open: every draw shows its tile but a flower's (its own line names it).
         let out = text(|o| write_replay(o, &entry, &win, View::Open, None).map(drop));
-        assert!(!out.contains("draws a tile"), "{out}");
+        let flower_draws = win
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Drew { tile: Some(t), .. } if t.is_flower()))
+            .count();
+        assert_eq!(
+            out.lines().filter(|l| l.ends_with(" draws")).count(),
+            flower_draws,
+            "{out}"
+        );
         assert!(!out.lines().any(|l| l.ends_with(" is dealt")), "{out}");
         assert!(out.contains("all hands open"));
     }

@@ -97,6 +97,20 @@ pub fn event_text(e: &Event, w: &Words) -> String {
             dice[0],
             dice[1]
         ),
+        Event::Dealt {
+            seat,
+            tiles: Some(t),
+        } => {
+            let mut t = t.clone();
+            t.sort();
+            let shown: Vec<String> = t.iter().map(|&x| tile(x)).collect();
+            format!(
+                "{} is dealt {} ({} tiles)",
+                who(*seat),
+                shown.concat(),
+                t.len()
+            )
+        }
         Event::Dealt { seat, .. } => format!("{} is dealt", who(*seat)),
         Event::Drew {
             seat,
