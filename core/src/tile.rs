@@ -1,7 +1,7 @@
 //! Tiles and their notation.
 //!
 //! A [`Tile`] is one byte: kinds 0–33 are the playing tiles (9 characters, 9 dots, 9 bamboo,
-//! 4 winds, 3 dragons) and 34–41 the eight flowers. The text notation is the one of DESIGN.md:
+//! 4 winds, 3 dragons) and 34–41 the eight flowers. The text notation (the README's):
 //! digits followed by a suit letter (`m` 万, `p` 饼, `s` 条, `z` honors, `f` flowers), e.g.
 //! `123m456p789s1122z`.
 

@@ -1,4 +1,4 @@
-//! The JSON-line scoring interface of `tongcheng fan` (DESIGN.md, "The scoring interface"),
+//! The JSON-line scoring interface of `tongcheng fan` (docs/play.md),
 //! without the I/O: one line of JSON in, one answer out.
 //!
 //! Under Chinese Official rules a line is [`McrInput`] and the answer
