@@ -142,6 +142,71 @@ pub fn remove_unfinished(path: &Path) -> Result<(), String> {
     }
 }
 
+/// The kept match: the save file `<db>.unfinished.json` and whether it holds the match being
+/// played. It is written after every finished hand and on quit or a hang-up, so closing the
+/// game in any way loses at most the hand in play; another match's save is never overwritten.
+#[derive(Debug)]
+pub struct KeptMatch {
+    path: PathBuf,
+    ours: bool,
+}
+
+/// What [`KeptMatch::keep`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Written: the match continues from here with `--resume`.
+    Saved,
+    /// Nothing played yet: nothing written.
+    NothingToSave,
+    /// Another match's save is there and was left as it is.
+    OtherMatchThere,
+    /// The match is over: its save (if it was ours) is gone.
+    Closed,
+}
+
+impl KeptMatch {
+    pub fn new(path: PathBuf) -> KeptMatch {
+        KeptMatch { path, ours: false }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The match being played was resumed from this file: it is ours to rewrite.
+    pub fn adopt(&mut self) {
+        self.ours = true;
+    }
+
+    /// Deletes the save (the player discarded it).
+    pub fn discard(&mut self) -> Result<(), String> {
+        remove_unfinished(&self.path)?;
+        self.ours = false;
+        Ok(())
+    }
+
+    /// Brings the save up to date with `t` (the history's match row `match_id`).
+    pub fn keep(&mut self, t: &Table, match_id: Option<i64>) -> Result<Kept, String> {
+        if t.is_over() {
+            if self.ours {
+                remove_unfinished(&self.path)?;
+                self.ours = false;
+            }
+            return Ok(Kept::Closed);
+        }
+        let u = t.unfinished(match_id);
+        if u.hands().iter().all(Vec::is_empty) {
+            return Ok(Kept::NothingToSave);
+        }
+        if !self.ours && self.path.exists() {
+            return Ok(Kept::OtherMatchThere);
+        }
+        save_unfinished(&self.path, &u)?;
+        self.ours = true;
+        Ok(Kept::Saved)
+    }
+}
+
 /// One line about a saved match: its seed, level and how far it got.
 pub fn describe_unfinished(u: &Unfinished) -> String {
     let moves = u.hands().last().map_or(0, Vec::len);
@@ -187,5 +252,38 @@ mod tests {
             unfinished_path(Path::new("/a/h.db")),
             PathBuf::from("/a/h.db.unfinished.json")
         );
+    }
+
+    #[test]
+    fn the_kept_match_is_rewritten_only_when_it_is_ours() {
+        use crate::play::table::{Step, Table};
+        use tongcheng_core::bot::Level;
+        use tongcheng_core::rules::RuleSet;
+        let dir = std::env::temp_dir().join(format!("tongcheng-kept-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("h.db.unfinished.json");
+        let mut t = Table::new(RuleSet::guobiao(), 7, Level::Easy);
+        let mut kept = KeptMatch::new(path.clone());
+        assert_eq!(kept.keep(&t, None), Ok(Kept::NothingToSave));
+        assert!(!path.exists());
+        loop {
+            if let Step::Human(d) = t.advance(0).unwrap() {
+                t.apply_human(d.on_timeout, 0).unwrap();
+                break;
+            }
+        }
+        assert_eq!(kept.keep(&t, Some(4)), Ok(Kept::Saved));
+        assert_eq!(load_unfinished(&path).unwrap(), Some(t.unfinished(Some(4))));
+        // Another session's match finds the file taken and leaves it.
+        let other = KeptMatch::new(path.clone()).keep(&t, None);
+        assert_eq!(other, Ok(Kept::OtherMatchThere));
+        // Resumed from it, the file is ours again; discarding removes it.
+        let mut resumed = KeptMatch::new(path.clone());
+        resumed.adopt();
+        assert_eq!(resumed.keep(&t, Some(4)), Ok(Kept::Saved));
+        resumed.discard().unwrap();
+        assert!(!path.exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
