@@ -1,0 +1,50 @@
+//! What wraps every request: an id echoed in `x-request-id`, the server's own or the
+//! client's (the timeout's JSON error is tested next to its layer, in `routes`).
+
+use std::sync::Arc;
+
+use tongcheng_server::store::sqlite::SqliteStore;
+use tongcheng_server::{Config, Shared};
+
+/// A server in process on a free port; its base URL.
+async fn start(config: Config) -> String {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let state = Shared::new(store, config).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(tongcheng_server::serve(
+        listener,
+        state,
+        std::future::pending(),
+    ));
+    base
+}
+
+fn request_id(r: &reqwest::Response) -> String {
+    r.headers()["x-request-id"].to_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn every_answer_carries_a_request_id_and_a_clients_own_is_kept() {
+    let base = start(Config {
+        node_id: Some("n7".into()),
+        ..Config::default()
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let first = http.get(format!("{base}/healthz")).send().await.unwrap();
+    let missing = http.get(format!("{base}/nowhere")).send().await.unwrap();
+    assert_eq!(request_id(&first), "n7-1");
+    assert_eq!(
+        (missing.status().as_u16(), request_id(&missing).as_str()),
+        (404, "n7-2"),
+        "unrouted requests are counted too"
+    );
+    let own = http
+        .get(format!("{base}/healthz"))
+        .header("x-request-id", "phone-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(request_id(&own), "phone-42");
+}
