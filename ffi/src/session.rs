@@ -7,6 +7,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tongcheng_core::bot::Level;
+use tongcheng_core::clock::unix_secs;
 use tongcheng_core::hint::hint;
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
@@ -85,13 +86,6 @@ impl std::fmt::Debug for GameSession {
     }
 }
 
-/// Unix seconds now: when a hand was played, for the history (the core reads no clock).
-fn now_secs() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
 impl GameSession {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A poisoned lock only means a previous call panicked midway; the state itself is
@@ -151,7 +145,7 @@ impl GameSession {
         let Some(saving) = s.saving.as_mut() else {
             return Ok(());
         };
-        let now = now_secs();
+        let now = unix_secs();
         let match_id = match saving.match_id {
             Some(m) => m,
             None => {
@@ -178,7 +172,7 @@ impl GameSession {
         }) = &s.saving
             && over
         {
-            store.finish_match(*m, scores, now_secs())?;
+            store.finish_match(*m, scores, unix_secs())?;
         }
         Ok(())
     }

@@ -41,10 +41,5 @@ pub use app::{router, serve};
 pub use error::ApiError;
 pub use state::{AppState, Config, Shared};
 
-/// Unix seconds now (the server's clock; the core reads none).
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
-}
+/// Unix seconds now.
+pub use tongcheng_core::clock::unix_secs as now;

@@ -4,7 +4,6 @@
 #![forbid(unsafe_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
@@ -87,18 +86,9 @@ enum Command {
 }
 
 fn default_database() -> Result<String, String> {
-    let dir = match std::env::var_os("XDG_DATA_HOME").map(PathBuf::from) {
-        Some(x) if x.is_absolute() => x,
-        _ => PathBuf::from(
-            std::env::var_os("HOME")
-                .ok_or("neither $XDG_DATA_HOME nor $HOME is set; pass --database")?,
-        )
-        .join(".local/share"),
-    };
-    Ok(format!(
-        "sqlite:{}",
-        dir.join("tongcheng-server/server.db").display()
-    ))
+    let dir = tongcheng_core::dirs::data_dir("tongcheng-server")
+        .ok_or("neither $XDG_DATA_HOME nor $HOME is set; pass --database")?;
+    Ok(format!("sqlite:{}", dir.join("server.db").display()))
 }
 
 fn main() {
