@@ -1,23 +1,21 @@
 //! What wraps every request: an id echoed in `x-request-id`, the server's own or the
 //! client's (the timeout's JSON error is tested next to its layer, in `routes`).
 
+mod support;
+
 use std::sync::Arc;
 
+use support::contract::Contract;
 use tongcheng_server::store::sqlite::SqliteStore;
 use tongcheng_server::{Config, Shared};
 
-/// A server in process on a free port; its base URL.
-async fn start(config: Config) -> String {
+/// A server in process on a free port, checked against its document; its base URL.
+async fn start(config: Config) -> (String, Arc<Contract>) {
     let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let state = Shared::new(store, config).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(tongcheng_server::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
-    base
+    (base, support::contract::spawn_checked(listener, state))
 }
 
 fn request_id(r: &reqwest::Response) -> String {
@@ -26,7 +24,7 @@ fn request_id(r: &reqwest::Response) -> String {
 
 #[tokio::test]
 async fn every_answer_carries_a_request_id_and_a_clients_own_is_kept() {
-    let base = start(Config {
+    let (base, contract) = start(Config {
         node_id: Some("n7".into()),
         ..Config::default()
     })
@@ -47,4 +45,5 @@ async fn every_answer_carries_a_request_id_and_a_clients_own_is_kept() {
         .await
         .unwrap();
     assert_eq!(request_id(&own), "phone-42");
+    contract.assert_kept();
 }
