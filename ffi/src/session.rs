@@ -6,6 +6,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use tongcheng_client::LockExt;
 use tongcheng_core::bot::Level;
 use tongcheng_core::clock::unix_secs;
 use tongcheng_core::hint::hint;
@@ -90,7 +91,7 @@ impl GameSession {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A poisoned lock only means a previous call panicked midway; the state itself is
         // still consistent because the engine never leaves a half-applied action.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.state.locked()
     }
 
     fn model(s: &State) -> TableModel {
@@ -187,11 +188,7 @@ impl GameSession {
         want_model: bool,
     ) -> Result<Option<TableModel>, TongchengError> {
         let saved = GameSession::save_finished(&mut s);
-        let listener = self
-            .listener
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let listener = self.listener.locked().clone();
         let Some(l) = listener else {
             // Nobody listens: the events are only marked as taken.
             let you = s.you;
@@ -303,7 +300,7 @@ impl GameSession {
 
     /// Registers the listener that hears every change (replaces any previous one).
     pub fn set_listener(&self, listener: Arc<dyn TableListener>) {
-        *self.listener.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener);
+        *self.listener.locked() = Some(listener);
     }
 
     /// Saves every hand finished from now on to `store` (verified first), under one match
