@@ -21,6 +21,7 @@
 pub mod error;
 pub mod http;
 pub mod identity;
+pub mod locks;
 pub mod matchmaking;
 pub mod online;
 pub mod session;
@@ -31,6 +32,7 @@ pub use tongcheng_api as api;
 pub use error::ClientError;
 pub use http::{HttpApi, RetryPolicy};
 pub use identity::Identity;
+pub use locks::{CondvarExt, LockExt};
 pub use matchmaking::{QueueWait, check_room, check_room_code};
 pub use online::{OnlineOptions, OnlineSession, OnlineUpdate};
 pub use session::Session;

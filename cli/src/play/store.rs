@@ -2,37 +2,19 @@
 //! a small JSON file next to it (`<db>.unfinished.json`) until it is resumed or discarded.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use tongcheng_core::clock::unix_secs;
 use tongcheng_core::history::{HandId, HistoryStore, MatchId};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::seat::Seat;
 
 use super::table::{HUMAN, Table, Unfinished};
 
-/// The default history file: `$XDG_DATA_HOME/tongcheng/history.db`, else
-/// `$HOME/.local/share/tongcheng/history.db` (the XDG base-directory convention).
-pub fn default_db_path(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let base = match var("XDG_DATA_HOME").filter(|v| Path::new(v).is_absolute()) {
-        Some(x) => PathBuf::from(x),
-        None => PathBuf::from(var("HOME").filter(|h| !h.is_empty())?).join(".local/share"),
-    };
-    Some(base.join("tongcheng").join("history.db"))
-}
-
 /// `<db>.unfinished.json`, beside the database.
 pub fn unfinished_path(db: &Path) -> PathBuf {
     let mut s = db.as_os_str().to_os_string();
     s.push(".unfinished.json");
     PathBuf::from(s)
-}
-
-/// Unix seconds now (the history stores when a hand was played; the core reads no clock).
-pub fn now_secs() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
 }
 
 /// The history database, and the match row this session's hands go to (created with the
@@ -77,7 +59,7 @@ impl Store {
     /// Saves the finished hand of `t` under the match.
     pub fn save_hand(&mut self, t: &Table) -> Result<HandId, String> {
         let record = HandRecord::of(t.game()).ok_or("the hand is not over yet")?;
-        let now = now_secs();
+        let now = unix_secs();
         let m = match self.match_id {
             Some(m) => m,
             None => {
@@ -106,7 +88,7 @@ impl Store {
             return Ok(());
         };
         self.db
-            .finish_match(m, t.match_state().scores(), now_secs())
+            .finish_match(m, t.match_state().scores(), unix_secs())
             .map_err(|e| e.to_string())
     }
 }
@@ -225,29 +207,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_path_follows_xdg() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(
-            default_db_path(env(&[("XDG_DATA_HOME", "/x/data"), ("HOME", "/home/a")])),
-            Some(PathBuf::from("/x/data/tongcheng/history.db"))
-        );
-        assert_eq!(
-            default_db_path(env(&[("HOME", "/home/a")])),
-            Some(PathBuf::from("/home/a/.local/share/tongcheng/history.db"))
-        );
-        // A relative XDG_DATA_HOME is invalid by the spec and ignored.
-        assert_eq!(
-            default_db_path(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])),
-            Some(PathBuf::from("/h/.local/share/tongcheng/history.db"))
-        );
-        assert_eq!(default_db_path(env(&[])), None);
+    fn the_unfinished_match_sits_beside_the_database() {
         assert_eq!(
             unfinished_path(Path::new("/a/h.db")),
             PathBuf::from("/a/h.db.unfinished.json")
