@@ -43,7 +43,9 @@ pub struct LoginRequest {
     /// The signature of [`login_message`], 128 hex digits.
     #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9a-fA-F]{128}$"))]
     pub signature: String,
-    /// Shown in the account's device list (cut to 60 characters); "device" when absent.
+    /// Shown in the account's device list, kept as [`crate::text::clean_text`] makes it
+    /// (no control or bidirectional characters, at most 60 characters); "device" when absent
+    /// or empty after cleaning.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
     /// Join the account that showed this code instead of making a new one.

@@ -24,6 +24,7 @@ pub mod error;
 pub mod openapi;
 pub mod play;
 pub mod sync;
+pub mod text;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

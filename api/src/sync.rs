@@ -25,9 +25,16 @@ pub struct UploadItem {
     /// The player's seat in that hand (a seat above 3 is refused for that record alone).
     #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub seat: u8,
-    /// When the hand finished, unix seconds (the device's clock).
+    /// When the hand finished, unix seconds (the device's clock): from
+    /// [`EARLIEST_PLAYED_AT`] to a day after the server's now, else that record alone is
+    /// refused (`bad_time`).
     pub played_at: i64,
 }
+
+/// 2020-01-01T00:00:00Z: no hand of this game was played before it.
+pub const EARLIEST_PLAYED_AT: i64 = 1_577_836_800;
+/// How far ahead of the server's clock a device's clock may run.
+pub const PLAYED_AT_SLACK_SECS: i64 = 86_400;
 
 /// What became of one uploaded record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +56,9 @@ string_codes! {
         Unreadable = "unreadable",
         /// Its seat is not 0–3.
         BadSeat = "bad_seat",
+        /// Its `played_at` is before [`EARLIEST_PLAYED_AT`] or more than a day ahead of the
+        /// server's clock.
+        BadTime = "bad_time",
         /// Checking it failed inside the server.
         InternalError = "internal_error",
         UnsupportedVersion = "unsupported_version",

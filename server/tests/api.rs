@@ -637,6 +637,54 @@ async fn refused_rules_oversized_batches_and_bodies() {
     assert_eq!(r.body["results"][0]["code"], "bad_seat");
 }
 
+/// Free text and times from a device are kept within sane bounds: a device name loses its
+/// control and bidirectional characters, and a hand's time must be from 2020 to a day ahead.
+#[tokio::test]
+async fn device_names_are_cleaned_and_times_bounded() {
+    let srv = start(Config::default()).await;
+    let mut a = Device::new();
+    let nonce = srv.challenge().await;
+    let mut body = a.login_body(&nonce, None);
+    body["device_name"] = json!("my\u{0}\u{202E}phone\u{2066}\n  二号");
+    let r = srv
+        .call(Method::POST, "/v1/auth/login", None, Some(body))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    a.token = r.body["token"].as_str().unwrap().to_string();
+    let devices = srv
+        .call(Method::GET, "/v1/devices", Some(&a.token), None)
+        .await;
+    assert_eq!(
+        devices.body["devices"][0]["name"], "myphone 二号",
+        "{}",
+        devices.body
+    );
+
+    let record = serde_json::to_value(&hands(1, 4)[0]).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    for (played_at, want) in [
+        (json!(i64::MIN), "bad_time"),
+        (json!(0), "bad_time"),
+        (json!(now + 3 * 86_400), "bad_time"),
+        (json!(now), "accepted"),
+    ] {
+        let r = srv
+            .call(
+                Method::POST,
+                "/v1/sync/upload",
+                Some(&a.token),
+                Some(json!({"records": [{"record": record, "seat": 0, "played_at": played_at}]})),
+            )
+            .await;
+        let got = &r.body["results"][0];
+        let code = got["code"].as_str().or(got["status"].as_str());
+        assert_eq!(code, Some(want), "played_at {played_at}: {}", r.body);
+    }
+}
+
 /// Every leaf of a JSON value, as a JSON pointer.
 fn leaves(v: &Value, path: String, out: &mut Vec<String>) {
     match v {

@@ -13,6 +13,7 @@ use tongcheng_api::auth::{
     AccountInfo, AccountResponse, ChallengeResponse, LinkResponse, LoginRequest, LoginResponse,
 };
 use tongcheng_api::endpoints::{Account, Challenge, CreateLink, Login, Logout};
+use tongcheng_api::text::clean_text;
 use tongcheng_core::hex::hex;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -22,7 +23,7 @@ use crate::auth::{
     verify_login,
 };
 use crate::blocking::blocking;
-use crate::error::{ApiError, clip};
+use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::{Account as StoredAccount, LoginOutcome};
 
@@ -88,7 +89,7 @@ async fn login(
     let device_name = req
         .device_name
         .as_deref()
-        .map(|n| clip(n.trim()).chars().take(60).collect::<String>())
+        .map(|n| clean_text(n, 60))
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "device".into());
     let new_name = display_name()?;

@@ -15,8 +15,8 @@ use serde_json::value::RawValue;
 use tongcheng_api::ErrorCode;
 use tongcheng_api::endpoints::{Pull, Upload};
 use tongcheng_api::sync::{
-    PullItem, PullQuery, PullResponse, RejectCode, UploadItem, UploadRequest, UploadResponse,
-    UploadResult, UploadStatus,
+    EARLIEST_PLAYED_AT, PLAYED_AT_SLACK_SECS, PullItem, PullQuery, PullResponse, RejectCode,
+    UploadItem, UploadRequest, UploadResponse, UploadResult, UploadStatus,
 };
 use tongcheng_core::record::{HandRecord, RecordError, ReplayError, Verifier};
 use utoipa_axum::router::OpenApiRouter;
@@ -53,20 +53,23 @@ async fn upload(
     let st = state.clone();
     let s = auth.session;
     let results = blocking(move || {
+        let now = crate::now();
         let checked: Vec<Result<NewRecord, UploadResult>> = req
             .records
             .iter()
             .map(|item| {
                 // The engine is meant never to panic on any record; should it, that record is
                 // refused and the batch goes on.
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&st.verifier, item)))
-                    .unwrap_or_else(|_| {
-                        Err(UploadResult::rejected(
-                            None,
-                            RejectCode::InternalError,
-                            "the record could not be checked",
-                        ))
-                    })
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check(&st.verifier, item, now)
+                }))
+                .unwrap_or_else(|_| {
+                    Err(UploadResult::rejected(
+                        None,
+                        RejectCode::InternalError,
+                        "the record could not be checked",
+                    ))
+                })
             })
             .collect();
         let good: Vec<NewRecord> = checked
@@ -111,7 +114,8 @@ async fn upload(
 }
 
 /// Reads and verifies one uploaded record.
-pub fn check(verifier: &Verifier, item: &UploadItem) -> Result<NewRecord, UploadResult> {
+/// Checks one uploaded record at the server's time `now` (unix seconds).
+pub fn check(verifier: &Verifier, item: &UploadItem, now: i64) -> Result<NewRecord, UploadResult> {
     let reject = |id: Option<String>, code: RejectCode, reason: String| {
         UploadResult::rejected(id, code, clip(&reason))
     };
@@ -123,6 +127,17 @@ pub fn check(verifier: &Verifier, item: &UploadItem) -> Result<NewRecord, Upload
             id,
             RejectCode::BadSeat,
             format!("seat {} (seats are 0–3)", item.seat),
+        ));
+    }
+    let latest = now.saturating_add(PLAYED_AT_SLACK_SECS);
+    if !(EARLIEST_PLAYED_AT..=latest).contains(&item.played_at) {
+        return Err(reject(
+            id,
+            RejectCode::BadTime,
+            format!(
+                "played_at {} is outside {EARLIEST_PLAYED_AT}..={latest} (2020 to a day from now)",
+                item.played_at
+            ),
         ));
     }
     verifier
