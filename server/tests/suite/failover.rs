@@ -13,7 +13,7 @@ use tongcheng_client::{OnlineSession, OnlineUpdate};
 use tongcheng_core::game::Action;
 use tongcheng_core::protocol::ErrorCode;
 
-mod support;
+use crate::support;
 use support::online::{connect, login, post_from as post};
 use support::{PgSchema, ServerProcess, spawn_server};
 

@@ -5,7 +5,7 @@
 //! The server binary is found next to `tongcheng` (`cargo test --workspace` builds both);
 //! when it was not built (`cargo test -p tongcheng-cli` alone) the test says so and passes.
 
-mod play_support;
+use crate::play_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

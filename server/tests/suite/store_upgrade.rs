@@ -3,7 +3,7 @@
 //! reads back through the trait, new rows continue the old sequences, the schema version is
 //! current, and the schema is the one this build makes from scratch.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -21,7 +21,7 @@ use tongcheng_server::Config;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::play::queue::QueueConfig;
 
-mod support;
+use crate::support;
 use support::online::{TestServer, short_rules};
 
 const ADMIN_TOKEN: &str = "collusion-test-admin-token";

@@ -1,6 +1,6 @@
 //! One suite over the store trait, run against SQLite and PostgreSQL (a fresh schema per run).
 
-mod support;
+use crate::support;
 
 use support::PgSchema;
 use tongcheng_server::store::{

@@ -10,7 +10,7 @@ use tongcheng_client::OnlineSession;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::play::queue::QueueConfig;
 
-mod support;
+use crate::support;
 use support::online::{TestServer, connect, play, short_rules};
 
 fn start(bot_fill_ms: u64) -> TestServer {

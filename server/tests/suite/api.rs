@@ -1,6 +1,6 @@
 //! The HTTP API in process: a real listener on 127.0.0.1:0 over an in-memory SQLite store.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! What wraps every request: an id echoed in `x-request-id`, the server's own or the
 //! client's (the timeout's JSON error is tested next to its layer, in `routes`).
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

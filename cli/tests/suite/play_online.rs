@@ -3,7 +3,7 @@
 //! empty stdin; every hand verifies, lands in the local history, and a sync finds it already
 //! on the server. Like `net_sync`, it says SKIPPED when the server binary was not built.
 
-mod play_support;
+use crate::play_support;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -2,7 +2,7 @@
 //! `sslrootcert`; a certificate that does not verify (another root's, or another host's) is
 //! refused rather than used.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! and wrongly refused requests are each reported, on made-up exchanges and through the
 //! layer around a router that drifted from the document.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! `tongcheng play` in scripted mode, through the real binary: whole matches on auto-play,
 //! bad input lines, quitting and resuming.
 
-mod play_support;
+use crate::play_support;
 
 use play_support::{Asked, Session, command, run, stdout, temp_dir};
 use tongcheng_core::history::HistoryStore;

@@ -1,7 +1,7 @@
 //! End to end on loopback: the real `tongcheng-server` process, and "devices" that are real
 //! local histories (core's SQLite) synced by the client crate — on SQLite and PostgreSQL.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

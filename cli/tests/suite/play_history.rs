@@ -1,7 +1,7 @@
 //! A hand played through `tongcheng play` is found by `tongcheng history` and replays to the
 //! same result with `tongcheng replay`.
 
-mod play_support;
+use crate::play_support;
 
 use play_support::{Session, command, numbers, temp_dir};
 

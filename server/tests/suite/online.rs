@@ -20,7 +20,7 @@ use tongcheng_core::seat::Seat;
 use tongcheng_core::tile::Tile;
 use tongcheng_server::play::OnlineConfig;
 
-mod support;
+use crate::support;
 use support::online::{TestServer, login, short_rules, start};
 
 fn online(rules: Option<RuleSet>) -> OnlineConfig {

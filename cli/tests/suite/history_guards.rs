@@ -3,7 +3,7 @@
 //! `tongcheng play` before a hand is dealt (rather than playing a match whose hands all fail to
 //! save).
 
-mod play_support;
+use crate::play_support;
 
 use std::process::Stdio;
 

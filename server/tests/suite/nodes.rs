@@ -14,7 +14,7 @@ use tongcheng_server::play::queue::QueueConfig;
 use tongcheng_server::store::{self, QueueEntry, QueueState};
 use tongcheng_server::{Config, Shared};
 
-mod support;
+use crate::support;
 use support::PgSchema;
 use support::online::{TestServer, connect, play, post_from as post, short_rules};
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tongcheng_server::play::OnlineConfig;
 
-mod support;
+use crate::support;
 use support::online::{TestServer, connect, play, post_from as post, short_rules};
 
 fn start(lobby_ms: u64) -> TestServer {

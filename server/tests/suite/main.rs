@@ -1,0 +1,19 @@
+//! The server's integration tests in one binary: one link, and the support code (servers in
+//! process and as processes, PostgreSQL schemas, devices, the contract check) compiled once.
+//! Each module is what used to be a test file of its own; they share nothing but `support`.
+
+mod support;
+
+mod api;
+mod collusion;
+mod contract;
+mod e2e;
+mod failover;
+mod nodes;
+mod online;
+mod queue;
+mod requests;
+mod rooms;
+mod store;
+mod store_tls;
+mod store_upgrade;
