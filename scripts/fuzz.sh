@@ -24,7 +24,9 @@ fi
 shift $(( $# > 0 ? 1 : 0 ))
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
-  cargo install cargo-fuzz --locked
+  # A debug build: cargo-fuzz only starts cargo and the fuzzer, and an unoptimised build is quicker
+  # (this runs on every fresh CI machine).
+  cargo install cargo-fuzz --locked --debug
 fi
 export RUSTC_BOOTSTRAP=1
 

@@ -56,6 +56,8 @@ string_codes! {
         QueueTimeout = "queue_timeout",
         /// The server's store failed: try again later.
         StoreUnavailable = "store_unavailable",
+        /// The server took longer than its request timeout to answer: try again.
+        Timeout = "timeout",
     }
 }
 
@@ -75,7 +77,7 @@ impl ErrorCode {
             NotJson => 415,
             RateLimited => 429,
             Internal | Other(_) => 500,
-            NoRoom | QueueTimeout | StoreUnavailable => 503,
+            NoRoom | QueueTimeout | StoreUnavailable | Timeout => 503,
         }
     }
 }

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
+use tongcheng_client::LockExt;
 use tongcheng_core::bot::{Bot, Level, LevelBot};
 use tongcheng_core::game::{Action, Game, HandResult, HandSetup, SeatView};
 use tongcheng_core::rules::RuleSet;
@@ -69,10 +70,7 @@ impl Bot for TimedBot {
         let start = Instant::now();
         let action = self.bot.choose(view);
         let ns = start.elapsed().as_nanos() as u64;
-        self.times
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(ns);
+        self.times.locked().push(ns);
         action
     }
 
@@ -174,10 +172,7 @@ pub fn play(
                 b.feed(&events);
                 let start = Instant::now();
                 let a = b.decide(&d);
-                times[p]
-                    .lock()
-                    .unwrap_or_else(|x| x.into_inner())
-                    .push(start.elapsed().as_nanos() as u64);
+                times[p].locked().push(start.elapsed().as_nanos() as u64);
                 // Outside programs keep their own time limit (the bridge's); the table's
                 // clock is off.
                 if table.act(p, a, 0).is_err() {
@@ -343,8 +338,7 @@ pub fn run_seats(
                 if ready_but_short(&game, &result, s) {
                     st.ready_but_short += 1;
                 }
-                st.decisions_ns
-                    .append(&mut times[s.index()].lock().unwrap_or_else(|p| p.into_inner()));
+                st.decisions_ns.append(&mut times[s.index()].locked());
             }
         }
         for (level, (sum, n)) in wall_points {

@@ -67,22 +67,12 @@ pub struct ReplayArgs {
 /// (an absolute `XDG_DATA_HOME` only, as the XDG spec says), else
 /// `$HOME/.local/share/tongcheng/history.db`.
 pub fn default_db_path() -> io::Result<PathBuf> {
-    db_path_from(std::env::var_os("XDG_DATA_HOME"), std::env::var_os("HOME"))
-}
-
-fn db_path_from(
-    xdg: Option<std::ffi::OsString>,
-    home: Option<std::ffi::OsString>,
-) -> io::Result<PathBuf> {
-    if let Some(x) = xdg.map(PathBuf::from).filter(|p| p.is_absolute()) {
-        return Ok(x.join("tongcheng").join("history.db"));
-    }
-    if let Some(h) = home.filter(|h| !h.is_empty()) {
-        return Ok(PathBuf::from(h).join(".local/share/tongcheng/history.db"));
-    }
-    Err(io::Error::other(
-        "no place for the history: neither $XDG_DATA_HOME nor $HOME is set (pass --db PATH)",
-    ))
+    let dir = tongcheng_core::dirs::data_dir("tongcheng").ok_or_else(|| {
+        io::Error::other(
+            "no place for the history: neither $XDG_DATA_HOME nor $HOME is set (pass --db PATH)",
+        )
+    })?;
+    Ok(dir.join("history.db"))
 }
 
 pub fn db_path(given: Option<PathBuf>) -> io::Result<PathBuf> {
@@ -782,24 +772,6 @@ mod tests {
         assert_eq!(date(951_782_400), "2000-02-29 00:00");
         assert_eq!(date(1_700_000_000), "2023-11-14 22:13");
         assert_eq!(date(-1), "1969-12-31 23:59");
-    }
-
-    #[test]
-    fn the_default_path_follows_xdg_then_home() {
-        let p = db_path_from(Some("/data".into()), Some("/home/u".into())).unwrap();
-        assert_eq!(p, PathBuf::from("/data/tongcheng/history.db"));
-        let p = db_path_from(Some("relative".into()), Some("/home/u".into())).unwrap();
-        assert_eq!(
-            p,
-            PathBuf::from("/home/u/.local/share/tongcheng/history.db")
-        );
-        let p = db_path_from(None, Some("/home/u".into())).unwrap();
-        assert_eq!(
-            p,
-            PathBuf::from("/home/u/.local/share/tongcheng/history.db")
-        );
-        assert!(db_path_from(None, None).is_err());
-        assert!(db_path_from(Some("".into()), Some("".into())).is_err());
     }
 
     #[test]

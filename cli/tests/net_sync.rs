@@ -7,26 +7,12 @@
 
 mod play_support;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 
 use play_support::{command, temp_dir};
 use serde_json::Value;
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn server_binary() -> Option<PathBuf> {
-    let p = Path::new(play_support::BIN).with_file_name("tongcheng-server");
-    p.exists().then_some(p)
-}
+use tongcheng_test_support::{ServerProcess, server_beside};
 
 /// Runs `tongcheng args...` in `dir`; stdout, or a panic with stderr.
 fn tongcheng(dir: &Path, args: &[&str]) -> String {
@@ -144,36 +130,18 @@ fn two_histories_on_one_account_sync_to_the_same_hands() {
 
 /// A fresh directory and a server on a free port with its store there, or `None` (saying
 /// SKIPPED) when the server binary was not built.
-fn server_in(name: &str) -> Option<(PathBuf, Server, String)> {
-    let Some(bin) = server_binary() else {
+fn server_in(name: &str) -> Option<(PathBuf, ServerProcess, String)> {
+    let Some(bin) = server_beside(Path::new(play_support::BIN)) else {
         eprintln!(
             "SKIPPED: tongcheng-server is not built next to tongcheng (cargo test --workspace builds it)"
         );
         return None;
     };
     let dir = temp_dir(name);
-    let (server, url) = start_server(&bin, &dir);
+    let store = format!("sqlite:{}", dir.join("server.db").display());
+    let server = ServerProcess::start(&bin, &["--database", &store]);
+    let url = server.url().to_string();
     Some((dir, server, url))
-}
-
-/// Starts the server on a free port with its store in `dir`; the server and its URL.
-fn start_server(bin: &Path, dir: &Path) -> (Server, String) {
-    let mut child = std::process::Command::new(bin)
-        .args(["--listen", "127.0.0.1:0", "--database"])
-        .arg(format!("sqlite:{}", dir.join("server.db").display()))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_string();
-    (Server(child), url)
 }
 
 #[test]

@@ -5,44 +5,24 @@
 
 mod play_support;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 
 use play_support::{command, temp_dir};
 use serde_json::Value;
+use tongcheng_test_support::{ServerProcess, server_beside};
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_server(dir: &Path) -> Option<(Server, String)> {
-    let bin = Path::new(play_support::BIN).with_file_name("tongcheng-server");
-    if !bin.exists() {
+/// A server on a free port with its store in `dir`, and its URL; `None` (saying SKIPPED)
+/// when the server binary was not built.
+fn start_server(dir: &Path) -> Option<(ServerProcess, String)> {
+    let Some(bin) = server_beside(Path::new(play_support::BIN)) else {
         eprintln!("SKIPPED: tongcheng-server is not built next to tongcheng");
         return None;
-    }
-    let mut child = std::process::Command::new(bin)
-        .args(["--listen", "127.0.0.1:0", "--database"])
-        .arg(format!("sqlite:{}", dir.join("server.db").display()))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_string();
-    Some((Server(child), url))
+    };
+    let store = format!("sqlite:{}", dir.join("server.db").display());
+    let server = ServerProcess::start(&bin, &["--database", &store]);
+    let url = server.url().to_string();
+    Some((server, url))
 }
 
 #[test]

@@ -274,7 +274,7 @@ fn quitting_saves_the_match_and_only_resume_continues_it() {
     assert!(t.contains("== final standings after 16 hands =="), "{t}");
     assert!(
         !saved_path.exists(),
-        "a resumed match is no longer saved as unfinished"
+        "a resumed match that ended is no longer kept"
     );
 
     // Quitting and resuming changed nothing: an uninterrupted auto-played run of the same
@@ -308,6 +308,50 @@ fn quitting_saves_the_match_and_only_resume_continues_it() {
     );
     assert!(
         stdout(&o).contains("no unfinished match in h.db.unfinished.json: starting a new match")
+    );
+}
+
+/// A killed game (a closed terminal window, a crash) loses at most the hand in play: the match
+/// is kept after every hand, resumed or not, and the save is gone once the match ends.
+#[test]
+fn a_killed_game_keeps_every_finished_hand_even_after_a_resume() {
+    let dir = temp_dir("killed");
+    let saved_path = dir.join("h.db.unfinished.json");
+    let hands_kept = || {
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&saved_path).expect("the match is kept"))
+                .unwrap();
+        json["table"]["hands"].as_array().unwrap().len()
+    };
+    let into_hand = |s: &mut Session, n: u32| {
+        let marker = format!("-- hand {n}/16");
+        let asked = answer_until(s, |t| t.iter().any(|l| l.contains(&marker)));
+        s.send(&asked.on_timeout);
+        answer_until(s, |_| true);
+    };
+
+    let mut s = Session::start(
+        &dir,
+        &["play", "--seed", "21", "--level", "easy", "--db", "h.db"],
+    );
+    into_hand(&mut s, 2);
+    drop(s); // SIGKILL mid-hand 2
+    assert_eq!(hands_kept(), 2, "hand 1 finished, hand 2 to be played");
+
+    let mut r = Session::start(&dir, &["play", "--resume", "--db", "h.db"]);
+    into_hand(&mut r, 3);
+    drop(r); // killed again, after a resume
+    assert_eq!(hands_kept(), 3, "the resumed match was kept after its hand");
+
+    let o = run(&dir, &["play", "--resume", "--db", "h.db"], "");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(!saved_path.exists(), "a finished match is no longer kept");
+    let store = HistoryStore::open(dir.join("h.db")).unwrap();
+    let matches = store.list_matches(0, 10).unwrap();
+    assert_eq!(matches.len(), 1);
+    assert_eq!(
+        matches[0].hands, 16,
+        "every hand once, none lost or doubled"
     );
 }
 

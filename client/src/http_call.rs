@@ -39,10 +39,8 @@ impl RetryPolicy {
             .saturating_mul(1 << retry.min(16))
             .min(self.max_delay);
         // Up to a quarter more, so many phones cut off together do not come back together.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        d + d.mul_f64(f64::from(nanos % 1000) / 4000.0)
+        let jitter = (tongcheng_core::clock::unix_nanos() % 1000) as f64;
+        d + d.mul_f64(jitter / 4000.0)
     }
 }
 

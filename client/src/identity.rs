@@ -122,9 +122,7 @@ impl Identity {
 
 /// A temporary name next to `path`, unique to this process and moment.
 pub(crate) fn temp_path(path: &Path) -> std::path::PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
+    let nanos = tongcheng_core::clock::unix_nanos() % 1_000_000_000;
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp-{}-{nanos}", std::process::id()));
     path.with_file_name(name)

@@ -20,6 +20,7 @@ use tongcheng_api::play::{RoomCode, RoomSettings, Seated, is_room_code};
 use crate::error::ClientError;
 use crate::http_async::AsyncHttpApi;
 use crate::http_call::HttpOptions;
+use crate::locks::{CondvarExt, LockExt};
 
 /// The longest a queue request is held open. The server always answers sooner (bots take the
 /// empty seats after its configured wait, and it gives up 30 s after that), so this only
@@ -62,7 +63,7 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Outcome> {
-        self.outcome.lock().unwrap_or_else(|p| p.into_inner())
+        self.outcome.locked()
     }
 
     /// Records the end of the wait unless it already ended (a cancel wins over a late answer).
@@ -151,12 +152,7 @@ impl QueueWait {
             if left.is_zero() {
                 return None;
             }
-            o = self
-                .shared
-                .ended
-                .wait_timeout(o, left)
-                .map(|(g, _)| g)
-                .unwrap_or_else(|p| p.into_inner().0);
+            o = self.shared.ended.wait_at_most(o, left);
         }
         match std::mem::replace(&mut *o, Outcome::Taken) {
             Outcome::Done(r) => Some(r),
@@ -176,7 +172,7 @@ impl QueueWait {
             }
             waiting
         };
-        if let Some(tx) = self.cancel.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        if let Some(tx) = self.cancel.locked().take() {
             let _ = tx.send(());
         }
         self.shared.ended.notify_all();
@@ -197,7 +193,7 @@ impl QueueWait {
 impl Drop for QueueWait {
     fn drop(&mut self) {
         self.cancel();
-        let worker = self.worker.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let worker = self.worker.locked().take();
         if let Some(w) = worker {
             // Quick: cancelling drops the request at once.
             let _ = w.join();

@@ -24,6 +24,7 @@ use tongcheng_core::record::HandRecord;
 use tongcheng_core::seat::Seat;
 
 use crate::ClientError;
+use crate::locks::{CondvarExt, LockExt};
 pub use crate::seat_stream::{OnlineOptions, OnlineUpdate, SeatStream, StreamStats};
 
 #[derive(Debug)]
@@ -98,7 +99,7 @@ impl std::fmt::Debug for OnlineSession {
 }
 
 fn lock(shared: &Shared) -> MutexGuard<'_, State> {
-    shared.0.lock().unwrap_or_else(|p| p.into_inner())
+    shared.0.locked()
 }
 
 /// `http://host/…` → `ws://host/v1/play` (and https → wss).
@@ -191,7 +192,7 @@ impl OnlineSession {
     fn wait_joined(&self, before: (u64, u64, u64), limit: Duration) -> Result<(), ClientError> {
         let until = Instant::now() + limit;
         let (m, cv) = &*self.shared;
-        let mut s = m.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = m.locked();
         loop {
             if s.joins > before.0 && s.stream.is_connected() {
                 return Ok(());
@@ -221,10 +222,7 @@ impl OnlineSession {
             if now >= until {
                 return Err(ClientError::Network("no welcome from the server".into()));
             }
-            s = cv
-                .wait_timeout(s, until - now)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
+            s = cv.wait_at_most(s, until - now);
         }
     }
 
@@ -232,7 +230,7 @@ impl OnlineSession {
     pub fn next_update(&self, timeout: Duration) -> Option<OnlineUpdate> {
         let until = Instant::now() + timeout;
         let (m, cv) = &*self.shared;
-        let mut s = m.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = m.locked();
         loop {
             if let Some(u) = s.updates.pop_front() {
                 return Some(u);
@@ -241,10 +239,7 @@ impl OnlineSession {
             if now >= until {
                 return None;
             }
-            s = cv
-                .wait_timeout(s, until - now)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
+            s = cv.wait_at_most(s, until - now);
         }
     }
 

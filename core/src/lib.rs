@@ -1,10 +1,16 @@
 //! Tongcheng Mahjong core: tiles, hands and their shapes, shanten, scoring and the game engine.
 //!
 //! Data flows one way: [`tile`] → [`hand`] → [`shanten`] → scoring → game. The core is pure: no
-//! I/O, no global mutable state (lookup tables built once are the only statics).
+//! I/O, no global mutable state (lookup tables built once are the only statics). Around it,
+//! behind features: the local history (`history`), and the wall clock and data directory the
+//! crates around the rules read (`host`).
 
 pub mod bot;
+#[cfg(feature = "host")]
+pub mod clock;
 pub mod describe;
+#[cfg(feature = "host")]
+pub mod dirs;
 pub mod fair;
 pub mod game;
 pub mod hand;

@@ -3,7 +3,8 @@
 // A counting global allocator has to implement an unsafe trait.
 #![allow(unsafe_code)]
 
-#[path = "mcr_support.rs"]
+#[path = "suite/mcr_support.rs"]
+#[allow(dead_code)] // this test uses a part of the shared support code
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};

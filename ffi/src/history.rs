@@ -2,6 +2,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use tongcheng_client::LockExt;
 use tongcheng_core::history::{self as core_history, HandId, HistoryError, MatchId};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::seat::Seat;
@@ -88,7 +89,7 @@ impl HistoryStore {
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, core_history::HistoryStore> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        self.inner.locked()
     }
 }
 

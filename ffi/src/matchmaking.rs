@@ -6,8 +6,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tongcheng_client::QueueWait;
 use tongcheng_client::api::play::{Rating, RoomInfo, RoomSettings, Seated};
+use tongcheng_client::{LockExt, QueueWait};
 
 use crate::TongchengError;
 use crate::online::OnlineClient;
@@ -142,7 +142,7 @@ impl QueueTicket {
     /// waiting. After `cancel`, a `Cancelled` error; a refusal of the server (no table in
     /// time, the account queued elsewhere) or a network failure as their errors.
     pub fn wait_for_table(&self, timeout_ms: u64) -> Result<Option<SeatedModel>, TongchengError> {
-        let mut ended = self.ended.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ended = self.ended.locked();
         if ended.is_none() {
             *ended = self
                 .wait

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tongcheng_client::{ClientError, HttpApi, Identity, SyncOptions, sync};
+use tongcheng_client::{ClientError, HttpApi, Identity, LockExt, SyncOptions, sync};
 
 use crate::TongchengError;
 use crate::history::HistoryStore;
@@ -97,7 +97,7 @@ impl From<ClientError> for TongchengError {
 
 impl OnlineClient {
     pub(crate) fn api(&self) -> MutexGuard<'_, HttpApi> {
-        self.api.lock().unwrap_or_else(|p| p.into_inner())
+        self.api.locked()
     }
 
     /// The session token after a login (for the online table's connection).

@@ -6,7 +6,9 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use tongcheng_client::LockExt;
 use tongcheng_core::bot::Level;
+use tongcheng_core::clock::unix_secs;
 use tongcheng_core::hint::hint;
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
@@ -85,18 +87,11 @@ impl std::fmt::Debug for GameSession {
     }
 }
 
-/// Unix seconds now: when a hand was played, for the history (the core reads no clock).
-fn now_secs() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
 impl GameSession {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A poisoned lock only means a previous call panicked midway; the state itself is
         // still consistent because the engine never leaves a half-applied action.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.state.locked()
     }
 
     fn model(s: &State) -> TableModel {
@@ -151,7 +146,7 @@ impl GameSession {
         let Some(saving) = s.saving.as_mut() else {
             return Ok(());
         };
-        let now = now_secs();
+        let now = unix_secs();
         let match_id = match saving.match_id {
             Some(m) => m,
             None => {
@@ -178,7 +173,7 @@ impl GameSession {
         }) = &s.saving
             && over
         {
-            store.finish_match(*m, scores, now_secs())?;
+            store.finish_match(*m, scores, unix_secs())?;
         }
         Ok(())
     }
@@ -193,11 +188,7 @@ impl GameSession {
         want_model: bool,
     ) -> Result<Option<TableModel>, TongchengError> {
         let saved = GameSession::save_finished(&mut s);
-        let listener = self
-            .listener
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let listener = self.listener.locked().clone();
         let Some(l) = listener else {
             // Nobody listens: the events are only marked as taken.
             let you = s.you;
@@ -309,7 +300,7 @@ impl GameSession {
 
     /// Registers the listener that hears every change (replaces any previous one).
     pub fn set_listener(&self, listener: Arc<dyn TableListener>) {
-        *self.listener.lock().unwrap_or_else(|p| p.into_inner()) = Some(listener);
+        *self.listener.locked() = Some(listener);
     }
 
     /// Saves every hand finished from now on to `store` (verified first), under one match

@@ -3,6 +3,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use tongcheng_client::LockExt;
+
 /// What the run measured; printed as one JSON object.
 #[derive(Debug, serde::Serialize)]
 pub(crate) struct Report {
@@ -57,7 +59,7 @@ pub(crate) struct Counters {
 impl Counters {
     pub(crate) fn error(&self, what: String) {
         self.errors.fetch_add(1, Relaxed);
-        let mut ex = self.examples.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ex = self.examples.locked();
         if ex.len() < 10 {
             ex.push(what);
         }
@@ -66,10 +68,7 @@ impl Counters {
     /// A player's action → event latencies, kept for the report.
     pub(crate) fn latencies(&self, samples: Vec<u32>) {
         if !samples.is_empty() {
-            self.latencies_us
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .extend(samples);
+            self.latencies_us.locked().extend(samples);
         }
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use tongcheng_client::api::endpoints::Metrics;
 use tongcheng_client::api::{NoBody, NoParams};
-use tongcheng_client::{AsyncHttpApi, HttpOptions, RetryPolicy};
+use tongcheng_client::{AsyncHttpApi, HttpOptions, LockExt, RetryPolicy};
 
 use crate::args::Args;
 use crate::player::player;
@@ -113,7 +113,7 @@ async fn drive(args: &Args, servers: &[ServerProcess]) -> Result<Report, String>
     done.store(true, Relaxed);
     let peaks = monitor.await.map_err(|e| e.to_string())?;
     let c = &ctx.counters;
-    let mut lat = std::mem::take(&mut *c.latencies_us.lock().unwrap_or_else(|p| p.into_inner()));
+    let mut lat = std::mem::take(&mut *c.latencies_us.locked());
     lat.sort_unstable();
     let actions = c.actions.load(Relaxed);
     let kb_per_player = match (baseline, peaks.rss_kb) {
@@ -137,7 +137,7 @@ async fn drive(args: &Args, servers: &[ServerProcess]) -> Result<Report, String>
         latency_p99_ms: quantile_ms(&lat, 0.99),
         latency_max_ms: quantile_ms(&lat, 1.0),
         errors: c.errors.load(Relaxed),
-        error_examples: c.examples.lock().map(|e| e.clone()).unwrap_or_default(),
+        error_examples: c.examples.locked().clone(),
         auto_play: c.auto_play.load(Relaxed),
         server_rss_baseline_mb: baseline.map(|b| b as f64 / 1024.0),
         server_rss_peak_mb: peaks.rss_kb.map(|p| p as f64 / 1024.0),

@@ -7,15 +7,31 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Extension};
+use tower::ServiceBuilder;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
 use utoipa::openapi::OpenApi;
 
 use crate::routes::{self, service::DocumentJson};
 use crate::state::AppState;
 
 /// The HTTP API and its OpenAPI document, built from one list of routes: the document is
-/// what the router routes, and is served at `GET /v1/openapi.json`.
+/// what the router routes, and is served at `GET /v1/openapi.json`. Every request gets an
+/// id (echoed in `x-request-id`), a span and one log line when answered (see [`crate::logs`]).
 pub fn router_and_document(state: AppState) -> (Router, OpenApi) {
-    let (api, doc) = routes::router().split_for_parts();
+    let (api, doc) = routes::router(&state.config).split_for_parts();
+    let traced = ServiceBuilder::new()
+        .layer(SetRequestIdLayer::x_request_id(
+            crate::logs::NodeRequestIds::new(&state.online.node.id),
+        ))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(crate::logs::request_span)
+                .on_response(crate::logs::on_response)
+                // The response line has the status: no second line for a 5xx.
+                .on_failure(()),
+        )
+        .layer(PropagateRequestIdLayer::x_request_id());
     let json = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".into());
     let router = api
         .fallback(routes::not_found)
@@ -26,6 +42,7 @@ pub fn router_and_document(state: AppState) -> (Router, OpenApi) {
             state.metrics.clone(),
             crate::metrics::track,
         ))
+        .layer(traced)
         .with_state(state);
     (router, doc)
 }
@@ -86,13 +103,23 @@ pub async fn serve_router(
     if let Some(url) = state.config.nats_url.clone() {
         join_cluster(&state, &url).await?;
     }
+    let metrics = state.metrics.clone();
+    let upkeep = tokio::spawn(async move {
+        let mut every = tokio::time::interval(crate::metrics::UPKEEP_EVERY);
+        loop {
+            every.tick().await;
+            metrics.upkeep();
+        }
+    });
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(
+    let served = axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-    .await
+    .await;
+    upkeep.abort();
+    served
 }

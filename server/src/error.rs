@@ -69,7 +69,7 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         // The details are for the operator's log, not for the client.
-        eprintln!("tongcheng-server: store error: {e}");
+        tracing::error!(error = %e, "store error");
         match e {
             StoreError::Conflict(_) => ApiError::new(
                 ErrorCode::Conflict,

@@ -10,7 +10,8 @@
 //! By concern, from the top: `app` (the router and serving it), `routes` (one module per
 //! group of endpoints, each with its router), `state` (configuration and the handlers' shared
 //! state), `play` (online tables, the queue, rooms), `store` (the trait, its backends and
-//! their migrations), `auth` (signatures, tokens, codes), `ratelimit`, `metrics`, `error`,
+//! their migrations), `auth` (signatures, tokens, codes), `logs` (the subscriber, request ids
+//! and request lines), `ratelimit`, `metrics`, `error`,
 //! `blocking`, `cluster` (several nodes over NATS), `rating`, `collusion` (the report over
 //! ranked history behind the admin endpoint). The load generator is a crate of its own
 //! (`tongcheng-loadgen`); the bench is `server/benches/bench.rs`.
@@ -26,6 +27,7 @@ pub mod blocking;
 pub mod cluster;
 pub mod collusion;
 pub mod error;
+pub mod logs;
 pub mod metrics;
 pub mod play;
 pub mod ratelimit;
@@ -38,10 +40,5 @@ pub use app::{router, serve};
 pub use error::ApiError;
 pub use state::{AppState, Config, Shared};
 
-/// Unix seconds now (the server's clock; the core reads none).
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
-}
+/// Unix seconds now.
+pub use tongcheng_core::clock::unix_secs as now;

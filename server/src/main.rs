@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Parser;
 use tongcheng_server::{Config, Shared, store};
@@ -63,25 +63,24 @@ struct Cli {
     /// Milliseconds between a node's looks for tables of stopped nodes to take over.
     #[arg(long, value_name = "MS", default_value_t = 5_000)]
     sweep_ms: u64,
+    /// Seconds a request may take before it is answered with a `timeout` error (the
+    /// matchmaking long poll and open table connections are not cut by it).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    request_timeout_secs: u64,
+    /// Logs as JSON lines (on stderr; `RUST_LOG` picks the levels, default `info`).
+    #[arg(long)]
+    log_json: bool,
 }
 
 fn default_database() -> Result<String, String> {
-    let dir = match std::env::var_os("XDG_DATA_HOME").map(PathBuf::from) {
-        Some(x) if x.is_absolute() => x,
-        _ => PathBuf::from(
-            std::env::var_os("HOME")
-                .ok_or("neither $XDG_DATA_HOME nor $HOME is set; pass --database")?,
-        )
-        .join(".local/share"),
-    };
-    Ok(format!(
-        "sqlite:{}",
-        dir.join("tongcheng-server/server.db").display()
-    ))
+    let dir = tongcheng_core::dirs::data_dir("tongcheng-server")
+        .ok_or("neither $XDG_DATA_HOME nor $HOME is set; pass --database")?;
+    Ok(format!("sqlite:{}", dir.join("server.db").display()))
 }
 
 fn main() {
     let cli = Cli::parse();
+    tongcheng_server::logs::init(cli.log_json);
     let mut config = Config::default();
     if let Some(r) = cli.rules {
         config.accepted_rules = r;
@@ -95,13 +94,13 @@ fn main() {
     config.nats_url = cli.nats;
     config.nats_prefix = cli.nats_prefix;
     config.sweep_ms = cli.sweep_ms;
+    config.request_timeout = Duration::from_secs(cli.request_timeout_secs.max(1));
     config.admin_token = cli
         .admin_token
         .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
         .filter(|t| !t.is_empty());
-    let result = run(cli.listen, cli.database, config, cli.threads);
-    if let Err(e) = result {
-        eprintln!("tongcheng-server: {e}");
+    if let Err(e) = run(cli.listen, cli.database, config, cli.threads) {
+        tracing::error!(error = %e, "the server stopped");
         std::process::exit(1);
     }
 }
@@ -132,6 +131,7 @@ fn run(
             state.online.node.id
         );
         let _ = std::io::stdout().flush();
+        tracing::info!(%addr, store = %state.store.backend(), node = %state.online.node.id, "listening");
         tongcheng_server::serve(listener, state, shutdown_signal())
             .await
             .map_err(|e| e.to_string())
@@ -158,4 +158,5 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = term => {},
     }
+    tracing::info!("stopping: finishing the requests under way");
 }

@@ -1,4 +1,5 @@
-//! Rate limits: token buckets in memory, keyed by client IP, public key or account.
+//! Rate limits: governor's GCRA buckets in memory, keyed by client IP, public key or
+//! account, and one per table connection.
 //!
 //! Login and link attempts are limited both per IP and per key/account, so neither one
 //! address nor one key can hammer the server or guess link codes. In memory, per node: a
@@ -6,9 +7,11 @@
 //! number at worst. The map is pruned when it grows, so a flood of addresses cannot exhaust
 //! memory.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
 
 /// A bucket's size and how fast it refills.
 #[derive(Clone, Copy, Debug)]
@@ -17,42 +20,82 @@ pub struct Limit {
     pub per_sec: f64,
 }
 
+impl Limit {
+    /// As governor's quota: one cell every `1 / per_sec` seconds, `burst` at once (at least
+    /// one; a rate of zero or less refills once in about eleven days).
+    pub fn quota(self) -> Quota {
+        let period = Duration::from_secs_f64(1.0 / self.per_sec.max(1e-6));
+        let burst = NonZeroU32::new(self.burst.clamp(1.0, f64::from(u32::MAX)) as u32)
+            .unwrap_or(NonZeroU32::MIN);
+        Quota::with_period(period)
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MAX))
+            .allow_burst(burst)
+    }
+}
+
 /// Keys kept before the map is pruned of full (idle) buckets.
 const PRUNE_AT: usize = 100_000;
 
+/// Whole seconds until `not_until`, at least one (a `Retry-After` of zero invites a retry
+/// that would be refused again).
+fn retry_secs(
+    clock: &DefaultClock,
+    not_until: &governor::NotUntil<<DefaultClock as Clock>::Instant>,
+) -> u64 {
+    let wait = not_until.wait_time_from(clock.now());
+    wait.as_secs_f64().ceil().max(1.0) as u64
+}
+
+/// A limit per key.
 pub struct RateLimiter {
-    limit: Limit,
-    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+    buckets: DefaultKeyedRateLimiter<String>,
 }
 
 impl RateLimiter {
     pub fn new(limit: Limit) -> RateLimiter {
         RateLimiter {
-            limit,
-            buckets: Mutex::new(HashMap::new()),
+            buckets: DefaultKeyedRateLimiter::keyed(limit.quota()),
         }
     }
 
     /// Takes one token for `key`; `Err(seconds)` until one is available.
     pub fn check(&self, key: &str) -> Result<(), u64> {
-        let now = Instant::now();
-        let Limit { burst, per_sec } = self.limit;
-        let mut map = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= PRUNE_AT {
-            map.retain(|_, (tokens, at)| {
-                *tokens + now.duration_since(*at).as_secs_f64() * per_sec < burst
-            });
+        if self.buckets.len() >= PRUNE_AT {
+            self.buckets.retain_recent();
+            self.buckets.shrink_to_fit();
         }
-        let (tokens, at) = map.entry(key.to_string()).or_insert((burst, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * per_sec).min(burst);
-        *at = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            Ok(())
-        } else {
-            let wait = (1.0 - *tokens) / per_sec.max(1e-9);
-            Err(wait.ceil().max(1.0) as u64)
+        self.buckets
+            .check_key(&key.to_string())
+            .map_err(|n| retry_secs(self.buckets.clock(), &n))
+    }
+}
+
+/// A limit on one thing (a table connection's messages), counting refusals.
+pub struct SingleLimiter {
+    bucket: DefaultDirectRateLimiter,
+    refused: u32,
+}
+
+impl SingleLimiter {
+    pub fn new(limit: Limit) -> SingleLimiter {
+        SingleLimiter {
+            bucket: DefaultDirectRateLimiter::direct(limit.quota()),
+            refused: 0,
         }
+    }
+
+    /// Takes one token; false (and one more refusal) when none is left.
+    pub fn take(&mut self) -> bool {
+        let ok = self.bucket.check().is_ok();
+        if !ok {
+            self.refused = self.refused.saturating_add(1);
+        }
+        ok
+    }
+
+    /// Refusals so far.
+    pub fn refused(&self) -> u32 {
+        self.refused
     }
 }
 
@@ -129,6 +172,34 @@ impl RateLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_connection_bucket_counts_its_refusals() {
+        let mut l = SingleLimiter::new(Limit {
+            burst: 3.0,
+            per_sec: 0.001,
+        });
+        assert!((0..3).all(|_| l.take()));
+        assert!(!l.take() && !l.take());
+        assert_eq!(l.refused(), 2);
+    }
+
+    #[test]
+    fn fractional_rates_and_bursts_make_a_quota() {
+        let q = Limit {
+            burst: 5.0,
+            per_sec: 1.0 / 60.0,
+        }
+        .quota();
+        assert_eq!(q.burst_size().get(), 5);
+        assert_eq!(q.replenish_interval(), Duration::from_secs(60));
+        let none = Limit {
+            burst: 0.0,
+            per_sec: 0.0,
+        }
+        .quota();
+        assert_eq!(none.burst_size().get(), 1);
+    }
 
     #[test]
     fn a_bucket_empties_and_says_how_long_to_wait() {

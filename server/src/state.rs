@@ -1,6 +1,7 @@
 //! What a server is configured with, and the state its handlers share.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tongcheng_core::record::Verifier;
 use tongcheng_core::rules::RuleSet;
@@ -25,6 +26,9 @@ pub struct Config {
     pub max_pull: u32,
     /// Request bodies larger than this are refused (413).
     pub body_limit: usize,
+    /// A request not answered in this time gets a `timeout` error (503); the queue's long
+    /// poll has its own bound.
+    pub request_timeout: Duration,
     pub limits: LimitConfig,
     /// Online tables: timers of the table host, abuse limits.
     pub online: OnlineConfig,
@@ -59,6 +63,7 @@ impl Default for Config {
             max_batch: 100,
             max_pull: 200,
             body_limit: 4 << 20,
+            request_timeout: Duration::from_secs(30),
             limits: LimitConfig::default(),
             online: OnlineConfig::default(),
             admin_token: None,

@@ -4,46 +4,37 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Child;
 use std::time::{Duration, Instant};
 
-use support::{PgSchema, forge_payment, forge_tile, hands};
+use support::{PgSchema, ServerProcess, forge_payment, forge_tile, hands};
 use tongcheng_client::{HttpApi, Identity, RetryPolicy, SyncOptions, SyncReport, sync};
 use tongcheng_core::history::{HistoryStore, NewHand};
 use tongcheng_core::record::{HandRecord, RecordId};
 use tongcheng_core::seat::Seat;
 
-/// A running server process, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
+/// A running server process, killed when dropped, and what it counts.
+struct Server(ServerProcess);
 
 impl Server {
     fn start(database: &str) -> Server {
-        let (child, url) = support::spawn_server(&["--database", database]);
-        Server { child, url }
+        Server(support::spawn_server(&["--database", database]))
     }
 
-    /// SIGKILL: no graceful anything.
     fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.kill();
+    }
+
+    fn url(&self) -> &str {
+        self.0.url()
     }
 
     fn metric(&self, name: &str) -> u64 {
-        let text = reqwest::blocking::get(format!("{}/metrics", self.url))
+        let text = reqwest::blocking::get(format!("{}/metrics", self.url()))
             .and_then(|r| r.text())
             .unwrap_or_default();
         text.lines()
             .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
             .unwrap_or(0)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
     }
 }
 
@@ -77,7 +68,7 @@ impl Device {
     }
 
     fn api(&self, server: &Server, link: Option<&str>) -> HttpApi {
-        let mut api = HttpApi::new(&server.url).unwrap().with_retry(RetryPolicy {
+        let mut api = HttpApi::new(server.url()).unwrap().with_retry(RetryPolicy {
             attempts: 3,
             base_delay: Duration::from_millis(20),
             ..RetryPolicy::default()

@@ -6,7 +6,6 @@
 
 use std::collections::HashSet;
 use std::net::TcpStream;
-use std::process::Child;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -16,22 +15,15 @@ use tongcheng_core::protocol::ErrorCode;
 
 mod support;
 use support::online::{connect, login, post_from as post};
-use support::{PgSchema, spawn_server};
+use support::{PgSchema, ServerProcess, spawn_server};
 
 const NATS: &str = "127.0.0.1:4222";
 const HANDS: usize = 4;
 
-/// A server process; killed (SIGKILL) when dropped.
+/// A server process (killed with SIGKILL when dropped) and its URL.
 struct Node {
-    child: Child,
+    process: ServerProcess,
     url: String,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// The run's NATS bucket, deleted at the end (as the schema is): NATS keeps streams on disk.
@@ -58,7 +50,7 @@ impl Drop for Bucket {
 fn node(schema: &PgSchema, prefix: &str) -> Node {
     let nats = format!("nats://{NATS}");
     let hands = HANDS.to_string();
-    let (child, url) = spawn_server(&[
+    let process = spawn_server(&[
         "--database",
         &schema.url,
         "--nats",
@@ -74,7 +66,10 @@ fn node(schema: &PgSchema, prefix: &str) -> Node {
         "--sweep-ms",
         "300",
     ]);
-    Node { child, url }
+    Node {
+        url: process.url().to_string(),
+        process,
+    }
 }
 
 fn get(url: &str, token: &str, path: &str) -> Value {
@@ -187,8 +182,7 @@ fn a_killed_nodes_match_is_finished_on_another_node() {
         seen[i] = ended;
         sessions.push(s);
     }
-    a.child.kill().unwrap(); // SIGKILL: no goodbye, no flush.
-    a.child.wait().unwrap();
+    a.process.kill(); // SIGKILL: no goodbye, no flush.
     let before_kill: HashSet<String> = seen.iter().flatten().cloned().collect();
     assert_eq!(before_kill.len(), 1, "{seen:?}");
 

@@ -21,8 +21,9 @@ use tongcheng_core::bot::Level;
 use tongcheng_core::rules::{Piao, RuleSet};
 use tongcheng_core::table::Clock;
 
-use store::{Store, default_db_path, now_secs, unfinished_path};
+use store::{Store, unfinished_path};
 use tiles::TileFace;
+use tongcheng_core::clock::unix_nanos;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -118,9 +119,7 @@ pub fn run(args: Args) -> io::Result<()> {
     };
     let db = match args.db {
         Some(p) => p,
-        None => default_db_path(|k| std::env::var(k).ok()).ok_or_else(|| {
-            io::Error::other("no --db given, and neither XDG_DATA_HOME nor HOME is set")
-        })?,
+        None => crate::history_cmd::default_db_path()?,
     };
     // The script first: a missing one must not leave a new history file behind.
     let script = match &args.script {
@@ -203,9 +202,10 @@ impl<W: Write> Write for AsciiLines<W> {
 /// A seed from the clock, for a match without `--seed`: nine digits, short enough to type
 /// back after it is printed.
 fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    ((now_secs() as u64).wrapping_mul(1_000_003) ^ u64::from(nanos)) % 1_000_000_000
+    let nanos = unix_nanos();
+    let (secs, subsec) = (
+        (nanos / 1_000_000_000) as u64,
+        (nanos % 1_000_000_000) as u64,
+    );
+    (secs.wrapping_mul(1_000_003) ^ subsec) % 1_000_000_000
 }

@@ -20,10 +20,10 @@ use tongcheng_core::seat::Seat;
 
 use super::Args;
 use super::command::{Command, HELP, action_text, legal_text, parse, resolve};
-use super::store::now_secs;
 use super::text::{hint_block, tiles_text};
 use super::tiles::TileFace;
 use crate::net_cmd::play_session;
+use tongcheng_core::clock::unix_secs;
 
 fn other(e: impl ToString) -> io::Error {
     io::Error::other(e.to_string())
@@ -163,11 +163,11 @@ pub fn run(args: Args) -> io::Result<()> {
                 if match_id.is_none() {
                     match_id = Some(
                         history
-                            .start_match(&record.setup.rules.name, seat, now_secs())
+                            .start_match(&record.setup.rules.name, seat, unix_secs())
                             .map_err(other)?,
                     );
                 }
-                if let Err(e) = history.add_hand(&record, seat, now_secs(), match_id) {
+                if let Err(e) = history.add_hand(&record, seat, unix_secs(), match_id) {
                     writeln!(out, "  (not saved to the history: {e})")?;
                 }
             }
@@ -180,7 +180,7 @@ pub fn run(args: Args) -> io::Result<()> {
                 )?;
                 if let Some(id) = match_id {
                     history
-                        .finish_match(id, scores, now_secs())
+                        .finish_match(id, scores, unix_secs())
                         .map_err(other)?;
                 }
                 return if unfair == 0 {

@@ -15,9 +15,7 @@ use tongcheng_core::table::Clock;
 
 use super::Setup;
 use super::command::{Command, HELP, action_text, parse, resolve};
-use super::store::{
-    Store, describe_unfinished, load_unfinished, remove_unfinished, save_unfinished,
-};
+use super::store::{Kept, KeptMatch, Store, describe_unfinished, load_unfinished};
 use super::table::{Step, Table};
 use super::text::{
     event_line, final_block, hint_block, result_block, standings_line, table_block, wrap_text,
@@ -59,7 +57,12 @@ fn print(out: &mut dyn Write, lines: &[String]) -> io::Result<()> {
 
 /// Picks the match to play: the saved one with `--resume`, otherwise a new one (a saved
 /// match is then only mentioned, never touched).
-fn open_table(setup: &Setup, store: &mut Store, out: &mut dyn Write) -> io::Result<Table> {
+fn open_table(
+    setup: &Setup,
+    store: &mut Store,
+    kept: &mut KeptMatch,
+    out: &mut dyn Write,
+) -> io::Result<Table> {
     let path = &setup.unfinished;
     let saved = load_unfinished(path);
     let fresh = || Table::new(setup.rules.clone(), setup.seed, setup.level);
@@ -72,7 +75,8 @@ fn open_table(setup: &Setup, store: &mut Store, out: &mut dyn Write) -> io::Resu
                 ))
             })?;
             store.adopt_match(u.match_id);
-            remove_unfinished(path).map_err(other)?;
+            // The save stays until the match ends: it is rewritten after every hand.
+            kept.adopt();
             writeln!(
                 out,
                 "resuming the unfinished match saved in {}:",
@@ -116,7 +120,8 @@ pub fn run(
     input: Box<dyn BufRead>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut table = open_table(&setup, &mut store, out)?;
+    let mut kept = KeptMatch::new(setup.unfinished.clone());
+    let mut table = open_table(&setup, &mut store, &mut kept, out)?;
     writeln!(
         out,
         "tongcheng play: {} rules, {} bots, seed {}",
@@ -138,7 +143,7 @@ pub fn run(
         ended: false,
     };
     if table.is_over() {
-        return finish(&table, &mut store, out);
+        return finish(&table, &mut store, &mut kept, out);
     }
     hand_header(&table, out)?;
     ask_piao(&mut table, &mut input, out)?;
@@ -152,7 +157,7 @@ pub fn run(
                 writeln!(out, "time is up: auto-played {}", action_text(action))?
             }
             Step::Human(d) => {
-                if !ask(&mut table, &d, &mut input, &setup, &store, out)? {
+                if !ask(&mut table, &d, &mut input, &setup, &store, &mut kept, out)? {
                     return Ok(());
                 }
             }
@@ -174,7 +179,10 @@ pub fn run(
                 let more = table.next_hand();
                 print(out, &standings_line(&table, &label))?;
                 if !more {
-                    return finish(&table, &mut store, out);
+                    return finish(&table, &mut store, &mut kept, out);
+                }
+                if let Err(e) = kept.keep(&table, store.match_id()) {
+                    writeln!(out, "warning: the match could not be kept: {e}")?;
                 }
                 printed = 0;
                 hand_header(&table, out)?;
@@ -244,9 +252,17 @@ fn print_events(t: &Table, from: usize, out: &mut dyn Write) -> io::Result<usize
     Ok(events.len())
 }
 
-fn finish(t: &Table, store: &mut Store, out: &mut dyn Write) -> io::Result<()> {
+fn finish(
+    t: &Table,
+    store: &mut Store,
+    kept: &mut KeptMatch,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(out)?;
     print(out, &final_block(t))?;
+    if let Err(e) = kept.keep(t, store.match_id()) {
+        writeln!(out, "warning: {e}")?;
+    }
     if let Err(e) = store.finish_match(t) {
         writeln!(
             out,
@@ -263,6 +279,7 @@ fn ask(
     input: &mut Input,
     setup: &Setup,
     store: &Store,
+    kept: &mut KeptMatch,
     out: &mut dyn Write,
 ) -> io::Result<bool> {
     if !input.ended {
@@ -302,7 +319,7 @@ fn ask(
             Command::Table => print(out, &table_block(t, &t.view()))?,
             Command::Help => print(out, &wrap_text("", HELP))?,
             Command::Quit => {
-                quit(t, setup, store, out)?;
+                quit(t, setup, store, kept, out)?;
                 return Ok(false);
             }
             cmd => {
@@ -315,27 +332,28 @@ fn ask(
     }
 }
 
-/// Saves the match for `--resume`, unless another saved match is already there: that one is
-/// never overwritten.
-fn quit(t: &Table, setup: &Setup, store: &Store, out: &mut dyn Write) -> io::Result<()> {
-    let path = &setup.unfinished;
-    let u = t.unfinished(store.match_id());
-    if u.hands().iter().all(Vec::is_empty) {
-        writeln!(out, "quit before the first move: nothing to save")?;
-    } else if path.exists() {
-        writeln!(
+/// Keeps the match for `--resume`, unless another match's save is there: that one is never
+/// overwritten.
+fn quit(
+    t: &Table,
+    setup: &Setup,
+    store: &Store,
+    kept: &mut KeptMatch,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let path = kept.path().display().to_string();
+    match kept.keep(t, store.match_id()).map_err(other)? {
+        Kept::NothingToSave => writeln!(out, "quit before the first move: nothing to save")?,
+        Kept::OtherMatchThere => writeln!(
             out,
-            "quit: another unfinished match is saved in {} and was left untouched; this one is not saved",
-            path.display()
-        )?;
-    } else {
-        save_unfinished(path, &u).map_err(other)?;
-        writeln!(
+            "quit: another unfinished match is saved in {path} and was left untouched; this one is not saved"
+        )?,
+        Kept::Saved => writeln!(
             out,
-            "quit: the match is saved in {}; `{}` continues it",
-            path.display(),
+            "quit: the match is saved in {path}; `{}` continues it",
             setup.resume_command
-        )?;
+        )?,
+        Kept::Closed => {}
     }
     out.flush()
 }

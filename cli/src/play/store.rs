@@ -2,37 +2,19 @@
 //! a small JSON file next to it (`<db>.unfinished.json`) until it is resumed or discarded.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use tongcheng_core::clock::unix_secs;
 use tongcheng_core::history::{HandId, HistoryStore, MatchId};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::seat::Seat;
 
 use super::table::{HUMAN, Table, Unfinished};
 
-/// The default history file: `$XDG_DATA_HOME/tongcheng/history.db`, else
-/// `$HOME/.local/share/tongcheng/history.db` (the XDG base-directory convention).
-pub fn default_db_path(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let base = match var("XDG_DATA_HOME").filter(|v| Path::new(v).is_absolute()) {
-        Some(x) => PathBuf::from(x),
-        None => PathBuf::from(var("HOME").filter(|h| !h.is_empty())?).join(".local/share"),
-    };
-    Some(base.join("tongcheng").join("history.db"))
-}
-
 /// `<db>.unfinished.json`, beside the database.
 pub fn unfinished_path(db: &Path) -> PathBuf {
     let mut s = db.as_os_str().to_os_string();
     s.push(".unfinished.json");
     PathBuf::from(s)
-}
-
-/// Unix seconds now (the history stores when a hand was played; the core reads no clock).
-pub fn now_secs() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
 }
 
 /// The history database, and the match row this session's hands go to (created with the
@@ -77,7 +59,7 @@ impl Store {
     /// Saves the finished hand of `t` under the match.
     pub fn save_hand(&mut self, t: &Table) -> Result<HandId, String> {
         let record = HandRecord::of(t.game()).ok_or("the hand is not over yet")?;
-        let now = now_secs();
+        let now = unix_secs();
         let m = match self.match_id {
             Some(m) => m,
             None => {
@@ -106,7 +88,7 @@ impl Store {
             return Ok(());
         };
         self.db
-            .finish_match(m, t.match_state().scores(), now_secs())
+            .finish_match(m, t.match_state().scores(), unix_secs())
             .map_err(|e| e.to_string())
     }
 }
@@ -142,6 +124,71 @@ pub fn remove_unfinished(path: &Path) -> Result<(), String> {
     }
 }
 
+/// The kept match: the save file `<db>.unfinished.json` and whether it holds the match being
+/// played. It is written after every finished hand and on quit or a hang-up, so closing the
+/// game in any way loses at most the hand in play; another match's save is never overwritten.
+#[derive(Debug)]
+pub struct KeptMatch {
+    path: PathBuf,
+    ours: bool,
+}
+
+/// What [`KeptMatch::keep`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Written: the match continues from here with `--resume`.
+    Saved,
+    /// Nothing played yet: nothing written.
+    NothingToSave,
+    /// Another match's save is there and was left as it is.
+    OtherMatchThere,
+    /// The match is over: its save (if it was ours) is gone.
+    Closed,
+}
+
+impl KeptMatch {
+    pub fn new(path: PathBuf) -> KeptMatch {
+        KeptMatch { path, ours: false }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The match being played was resumed from this file: it is ours to rewrite.
+    pub fn adopt(&mut self) {
+        self.ours = true;
+    }
+
+    /// Deletes the save (the player discarded it).
+    pub fn discard(&mut self) -> Result<(), String> {
+        remove_unfinished(&self.path)?;
+        self.ours = false;
+        Ok(())
+    }
+
+    /// Brings the save up to date with `t` (the history's match row `match_id`).
+    pub fn keep(&mut self, t: &Table, match_id: Option<i64>) -> Result<Kept, String> {
+        if t.is_over() {
+            if self.ours {
+                remove_unfinished(&self.path)?;
+                self.ours = false;
+            }
+            return Ok(Kept::Closed);
+        }
+        let u = t.unfinished(match_id);
+        if u.hands().iter().all(Vec::is_empty) {
+            return Ok(Kept::NothingToSave);
+        }
+        if !self.ours && self.path.exists() {
+            return Ok(Kept::OtherMatchThere);
+        }
+        save_unfinished(&self.path, &u)?;
+        self.ours = true;
+        Ok(Kept::Saved)
+    }
+}
+
 /// One line about a saved match: its seed, level and how far it got.
 pub fn describe_unfinished(u: &Unfinished) -> String {
     let moves = u.hands().last().map_or(0, Vec::len);
@@ -160,32 +207,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_path_follows_xdg() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(
-            default_db_path(env(&[("XDG_DATA_HOME", "/x/data"), ("HOME", "/home/a")])),
-            Some(PathBuf::from("/x/data/tongcheng/history.db"))
-        );
-        assert_eq!(
-            default_db_path(env(&[("HOME", "/home/a")])),
-            Some(PathBuf::from("/home/a/.local/share/tongcheng/history.db"))
-        );
-        // A relative XDG_DATA_HOME is invalid by the spec and ignored.
-        assert_eq!(
-            default_db_path(env(&[("XDG_DATA_HOME", "rel"), ("HOME", "/h")])),
-            Some(PathBuf::from("/h/.local/share/tongcheng/history.db"))
-        );
-        assert_eq!(default_db_path(env(&[])), None);
+    fn the_unfinished_match_sits_beside_the_database() {
         assert_eq!(
             unfinished_path(Path::new("/a/h.db")),
             PathBuf::from("/a/h.db.unfinished.json")
         );
+    }
+
+    #[test]
+    fn the_kept_match_is_rewritten_only_when_it_is_ours() {
+        use crate::play::table::{Step, Table};
+        use tongcheng_core::bot::Level;
+        use tongcheng_core::rules::RuleSet;
+        let dir = std::env::temp_dir().join(format!("tongcheng-kept-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("h.db.unfinished.json");
+        let mut t = Table::new(RuleSet::guobiao(), 7, Level::Easy);
+        let mut kept = KeptMatch::new(path.clone());
+        assert_eq!(kept.keep(&t, None), Ok(Kept::NothingToSave));
+        assert!(!path.exists());
+        loop {
+            if let Step::Human(d) = t.advance(0).unwrap() {
+                t.apply_human(d.on_timeout, 0).unwrap();
+                break;
+            }
+        }
+        assert_eq!(kept.keep(&t, Some(4)), Ok(Kept::Saved));
+        assert_eq!(load_unfinished(&path).unwrap(), Some(t.unfinished(Some(4))));
+        // Another session's match finds the file taken and leaves it.
+        let other = KeptMatch::new(path.clone()).keep(&t, None);
+        assert_eq!(other, Ok(Kept::OtherMatchThere));
+        // Resumed from it, the file is ours again; discarding removes it.
+        let mut resumed = KeptMatch::new(path.clone());
+        resumed.adopt();
+        assert_eq!(resumed.keep(&t, Some(4)), Ok(Kept::Saved));
+        resumed.discard().unwrap();
+        assert!(!path.exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

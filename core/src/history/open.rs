@@ -2,7 +2,7 @@
 //! file aside.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -162,10 +162,7 @@ impl HistoryStore {
         if !path.exists() {
             return Err(io(path, std::io::Error::from(std::io::ErrorKind::NotFound)));
         }
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
+        let now = crate::clock::unix_secs();
         const COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
         let with_suffix = |p: &Path, s: &str| {
             let mut o = p.as_os_str().to_os_string();

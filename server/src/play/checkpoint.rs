@@ -57,13 +57,13 @@ impl FinishedHand {
             if let Err(e) =
                 store.store_records(*account, *device, std::slice::from_ref(r), crate::now())
             {
-                eprintln!("table {table}: storing a hand for account {account}: {e}");
+                tracing::error!(table, account, error = %e, "cannot store a hand");
             }
         }
         if let Some(h) = &self.ranked
             && let Err(e) = store.put_ranked_hand(h)
         {
-            eprintln!("table {table}: keeping a ranked hand: {e}");
+            tracing::error!(table, error = %e, "cannot keep a ranked hand");
         }
     }
 }

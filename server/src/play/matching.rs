@@ -66,7 +66,7 @@ fn match_queue(online: &Online, key: &(String, bool), rules: &RuleSet) -> Result
         let accounts: Vec<i64> = seating.players.iter().map(|p| p.0.account).collect();
         if tables.len() >= config.max_tables {
             // Nobody is told: their requests end with `queue_timeout`.
-            eprintln!("queue: no room for a table");
+            tracing::warn!(max_tables = config.max_tables, "queue: no room for a table");
             continue;
         }
         let id = random_id();

@@ -228,7 +228,7 @@ impl Online {
                 // Its room's code is free again, and no node sends players here for it.
                 tokio::task::spawn_blocking(move || {
                     if let Err(e) = store.drop_table(&closing) {
-                        eprintln!("table {closing}: cannot forget it in the store: {e}");
+                        tracing::error!(table = %closing, error = %e, "cannot forget the table in the store");
                     }
                 });
             }
@@ -242,7 +242,7 @@ impl Online {
             );
             tokio::task::spawn_blocking(move || {
                 if let Err(e) = store.put_table_home(&id, &node, crate::now()) {
-                    eprintln!("table {id}: cannot note its node in the store: {e}");
+                    tracing::error!(table = %id, error = %e, "cannot note the table's node in the store");
                 }
             });
         }

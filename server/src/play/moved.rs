@@ -144,9 +144,10 @@ async fn take_over(
     };
     online.spawn_built(&mut tables, &id, tx, task);
     drop(tables);
-    eprintln!(
-        "table {id}: taken over from a stopped node (hand {} next)",
-        cp.hand.saturating_add(1)
+    tracing::info!(
+        table = %id,
+        next_hand = cp.hand.saturating_add(1),
+        "table taken over from a stopped node"
     );
     Whereabouts::Here
 }
@@ -181,7 +182,7 @@ pub async fn sweep(online: Arc<Online>, every: std::time::Duration) {
             }
             let home = Some(cp.node_url.clone());
             if let Whereabouts::Gone(why) = find_or_take(&online, &id, home).await {
-                eprintln!("table {id}: not taken over: {why}");
+                tracing::warn!(table = %id, reason = %why, "table not taken over");
             }
         }
     }

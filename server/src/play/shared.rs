@@ -24,11 +24,7 @@ use crate::error::ApiError;
 use crate::store::{QueueClaim, QueueEntry, QueueState};
 
 /// Unix time in milliseconds: queue times must agree across nodes, so they are wall-clock.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
+pub use tongcheng_core::clock::unix_millis as now_ms;
 
 /// A waiting request that goes away (its client hung up) takes its row with it.
 struct Leave {

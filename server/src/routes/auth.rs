@@ -4,8 +4,6 @@
 //! code's account instead. A wrong, expired or used link code all give the same error, so a
 //! guess learns nothing, and attempts are rate limited per IP and per key.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
@@ -143,10 +141,16 @@ async fn login(
         Ok((device, created, (account, expires_at)))
     })
     .await?;
-    state.metrics.logins.fetch_add(1, Relaxed);
+    state.metrics.logins.increment(1);
     if created {
-        state.metrics.accounts_created.fetch_add(1, Relaxed);
+        state.metrics.accounts_created.increment(1);
     }
+    tracing::debug!(
+        account = device.account_id,
+        device = device.id,
+        created,
+        "logged in"
+    );
     let (account, expires_at) = account;
     Ok(Json(LoginResponse {
         token: token_hex,

@@ -17,8 +17,12 @@ pub mod rooms;
 pub mod service;
 pub mod sync;
 
+use std::future::Ready;
 use std::net::SocketAddr;
+use std::time::Duration;
 
+use axum::BoxError;
+use axum::error_handling::HandleErrorLayer;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::handler::Handler;
 use axum::http::request::Parts;
@@ -26,25 +30,60 @@ use axum::http::{HeaderMap, header};
 use axum::routing::{delete, get, post};
 use tongcheng_api::openapi::Documented;
 use tongcheng_api::{ErrorCode, Method};
+use tower::ServiceBuilder;
+use tower::layer::util::{Identity, Stack};
+use tower::timeout::TimeoutLayer;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
 
 use crate::auth::sha256_hex;
 use crate::blocking::blocking;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Config};
 use crate::store::Session;
 
 /// The API's routes with their document (see [`crate::app::router`] for what wraps them).
-pub fn router() -> OpenApiRouter<AppState> {
+/// Every route but the queue's answers within `config.request_timeout` or with a `timeout`
+/// error; the queue is a long poll that bounds its own wait (bots fill after `bot_fill_ms`).
+/// The play route only upgrades within it: the WebSocket then lives on its own task.
+pub fn router(config: &Config) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(tongcheng_api::openapi::base())
         .merge(service::router())
         .merge(auth::router())
         .merge(devices::router())
         .merge(sync::router())
         .merge(play::router())
-        .merge(queue::router())
         .merge(rooms::router())
         .merge(admin::router())
+        .layer(request_timeout(config.request_timeout))
+        .merge(queue::router())
+}
+
+/// tower's timeout, its error answered as the API's `timeout` error.
+pub type RequestTimeout = ServiceBuilder<
+    Stack<TimeoutLayer, Stack<HandleErrorLayer<fn(BoxError) -> Ready<ApiError>, ()>, Identity>>,
+>;
+
+/// Requests through this layer answer within `limit`, or with a `timeout` error (503).
+pub fn request_timeout(limit: Duration) -> RequestTimeout {
+    ServiceBuilder::new()
+        .layer(HandleErrorLayer::new(
+            timed_out as fn(BoxError) -> Ready<ApiError>,
+        ))
+        .layer(TimeoutLayer::new(limit))
+}
+
+/// The answer to a request the timeout layer stopped (the only error the routes' services
+/// can fail with: handlers answer their own errors).
+fn timed_out(e: BoxError) -> Ready<ApiError> {
+    std::future::ready(if e.is::<tower::timeout::error::Elapsed>() {
+        ApiError::new(
+            ErrorCode::Timeout,
+            "the server took too long to answer; try again",
+        )
+    } else {
+        tracing::error!(error = %e, "a route's service failed");
+        ApiError::internal("the request failed")
+    })
 }
 
 /// Routes `handler` as endpoint `E`, with `E`'s part of the document.
@@ -127,17 +166,39 @@ impl FromRequestParts<AppState> for Authed {
     }
 }
 
-/// Applies a rate limit, counting refusals.
+/// Applies a rate limit, counting and logging refusals.
 pub fn limit(
     state: &AppState,
     limiter: &crate::ratelimit::RateLimiter,
     key: &str,
 ) -> Result<(), ApiError> {
     limiter.check(key).map_err(|secs| {
-        state
-            .metrics
-            .rate_limited
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        state.metrics.rate_limited.increment(1);
+        tracing::debug!(retry_after = secs, "rate limited");
         ApiError::rate_limited(secs)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::{Body, to_bytes};
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_request_past_the_timeout_gets_the_timeout_error() {
+        // Toy routers (fallbacks: no endpoint of the API) behind the layer.
+        let behind = |app: axum::Router| app.layer(request_timeout(Duration::from_millis(20)));
+        let ask = |app: axum::Router| app.oneshot(Request::new(Body::empty()));
+        let slow = axum::Router::new().fallback(|| tokio::time::sleep(Duration::from_secs(5)));
+        let slow = ask(behind(slow)).await.unwrap();
+        assert_eq!(slow.status().as_u16(), 503);
+        let body = to_bytes(slow.into_body(), 1 << 16).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["error"]["code"], "timeout", "{body}");
+        let quick = ask(behind(axum::Router::new().fallback(|| async {})));
+        assert_eq!(quick.await.unwrap().status().as_u16(), 200);
+    }
 }

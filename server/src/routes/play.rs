@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -20,11 +20,13 @@ use tongcheng_api::endpoints::Play;
 use tongcheng_core::protocol::{
     ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, ServerMsg,
 };
+use tracing::Instrument;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{Authed, endpoint};
 use crate::play::join::join;
 use crate::play::table::Cmd;
+use crate::ratelimit::{Limit, SingleLimiter};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -33,6 +35,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `GET /v1/play`: a session token is needed before the upgrade.
 async fn play(State(state): State<AppState>, auth: Authed, ws: WebSocketUpgrade) -> Response {
+    // The connection outlives the request: it keeps the request's span (its id and route)
+    // so what it logs can be found next to the upgrade's line.
+    let span = tracing::Span::current();
     // Client messages are small (bounded by MAX_CLIENT_MESSAGE) and every server frame is
     // flushed as it is sent, so small buffers do: tungstenite's 128 KiB defaults, reserved
     // per connection, would dominate a node's memory at ten thousand players.
@@ -40,32 +45,7 @@ async fn play(State(state): State<AppState>, auth: Authed, ws: WebSocketUpgrade)
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .read_buffer_size(MAX_CLIENT_MESSAGE)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| connection(socket, state, auth))
-}
-
-/// A per-connection token bucket.
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-    per_sec: f64,
-    burst: f64,
-    refused: u32,
-}
-
-impl Bucket {
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.per_sec)
-            .min(self.burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            self.refused += 1;
-            false
-        }
-    }
+        .on_upgrade(move |socket| connection(socket, state, auth).instrument(span))
 }
 
 /// Refused messages after which a connection is closed.
@@ -73,6 +53,7 @@ const MAX_REFUSED: u32 = 100;
 
 async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
     let (conn, _open) = state.online.lobby.open_connection();
+    tracing::debug!(account = auth.session.account_id, "table connection open");
     let config = state.online.config.clone();
     let (mut sink, mut stream) = socket.split();
     let (out, mut out_rx) = mpsc::channel::<String>(4096);
@@ -102,13 +83,10 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
     let say = |code: ErrorCode, msg: String| {
         let _ = out.try_send(ServerMsg::error(code, msg).to_json());
     };
-    let mut bucket = Bucket {
-        tokens: config.burst,
-        at: Instant::now(),
-        per_sec: config.per_sec,
+    let mut bucket = SingleLimiter::new(Limit {
         burst: config.burst,
-        refused: 0,
-    };
+        per_sec: config.per_sec,
+    });
     let mut seat: Option<(u8, mpsc::Sender<Cmd>)> = None;
     loop {
         let wait = if seat.is_none() {
@@ -148,7 +126,8 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
             .is_ok();
         if !answer && !bucket.take() {
-            if bucket.refused > MAX_REFUSED {
+            if bucket.refused() > MAX_REFUSED {
+                tracing::info!("connection closed: too many messages refused");
                 break;
             }
             say(ErrorCode::RateLimited, "too many messages".into());
@@ -195,7 +174,10 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
                 )
                 .await
                 {
-                    Ok(s) => seat = Some(s),
+                    Ok(s) => {
+                        tracing::debug!(seat = s.0, "joined a table");
+                        seat = Some(s);
+                    }
                     Err((code, m)) => say(code, m),
                 }
             }
@@ -228,4 +210,5 @@ async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
     }
     drop(out);
     let _ = writer.await;
+    tracing::debug!("table connection closed");
 }

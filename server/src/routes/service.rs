@@ -1,6 +1,5 @@
 //! The service's own endpoints: liveness, Prometheus metrics, and the OpenAPI document.
 
-use std::fmt::Write;
 use std::sync::Arc;
 
 use axum::Json;
@@ -41,32 +40,14 @@ async fn document(Extension(doc): Extension<DocumentJson>) -> impl IntoResponse 
     )
 }
 
-/// `GET /metrics`: the counters, and this node's online gauges.
+/// `GET /metrics`: the counters, and this node's online gauges as of now.
 async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    let mut text = state.metrics.render();
-    let lobby = &state.online.lobby;
-    let gauges: [(&str, &str, usize); 3] = [
-        (
-            "tongcheng_online_tables",
-            "Online tables running on this node.",
-            lobby.tables(),
-        ),
-        (
-            "tongcheng_online_connections",
-            "Open table connections (WebSockets) on this node.",
-            lobby.connections(),
-        ),
-        (
-            "tongcheng_queue_waiting",
-            "Players waiting in this node's matchmaking queues.",
-            lobby.waiting(),
-        ),
-    ];
-    for (name, help, v) in gauges {
-        let _ = writeln!(
-            text,
-            "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}"
-        );
-    }
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
+    let (m, lobby) = (&state.metrics, &state.online.lobby);
+    m.online_tables.set(lobby.tables() as f64);
+    m.online_connections.set(lobby.connections() as f64);
+    m.queue_waiting.set(lobby.waiting() as f64);
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        m.render(),
+    )
 }

@@ -7,8 +7,6 @@
 //! Uploaded hands are stored as offline: a client cannot make a hand count for a rating by
 //! saying so — only tables the server hosts will.
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
@@ -99,10 +97,16 @@ async fn upload(
     .await?;
     let answer = UploadResponse::new(results);
     let m = &state.metrics;
-    m.sync_batches.fetch_add(1, Relaxed);
-    m.records_accepted.fetch_add(answer.accepted, Relaxed);
-    m.records_already.fetch_add(answer.already, Relaxed);
-    m.records_rejected.fetch_add(answer.rejected, Relaxed);
+    m.sync_batches.increment(1);
+    m.records_accepted.increment(answer.accepted);
+    m.records_already.increment(answer.already);
+    m.records_rejected.increment(answer.rejected);
+    tracing::debug!(
+        accepted = answer.accepted,
+        already = answer.already,
+        rejected = answer.rejected,
+        "upload verified"
+    );
     Ok(Json(answer))
 }
 
@@ -219,10 +223,7 @@ async fn pull(
             })
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
-    state
-        .metrics
-        .records_pulled
-        .fetch_add(records.len() as u64, Relaxed);
+    state.metrics.records_pulled.increment(records.len() as u64);
     Ok(Json(PullResponse {
         records,
         cursor,

@@ -4,6 +4,8 @@
 pub mod contract;
 pub mod online;
 
+use std::path::Path;
+
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Value, json};
 use tongcheng_api::auth::{LoginRequest, login_message};
@@ -11,6 +13,7 @@ use tongcheng_core::hex::{hex, unhex};
 use tongcheng_core::record::{HandRecord, RecordId};
 use tongcheng_core::rules::RuleSet;
 use tongcheng_server::auth::random_bytes;
+pub use tongcheng_test_support::ServerProcess;
 
 /// `n` finished guobiao hands.
 pub fn hands(n: usize, seed: u64) -> Vec<HandRecord> {
@@ -131,25 +134,7 @@ impl Device {
     }
 }
 
-/// Starts the `tongcheng-server` binary with `args` (on 127.0.0.1:0) and reads the address
-/// it printed first.
-pub fn spawn_server(args: &[&str]) -> (std::process::Child, String) {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tongcheng-server"))
-        .args(["--listen", "127.0.0.1:0"])
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    (child, url)
+/// Starts the `tongcheng-server` binary with `args` (on 127.0.0.1:0); killed when dropped.
+pub fn spawn_server(args: &[&str]) -> ServerProcess {
+    ServerProcess::start(Path::new(env!("CARGO_BIN_EXE_tongcheng-server")), args)
 }

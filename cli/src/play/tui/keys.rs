@@ -36,7 +36,7 @@ impl App {
                 match k.code {
                     KeyCode::Char('r') | KeyCode::Char('y') => self.resume(&u),
                     KeyCode::Char('d') | KeyCode::Char('n') => {
-                        match remove_unfinished(&self.setup.unfinished) {
+                        match self.kept.discard() {
                             Ok(()) => self.say(
                                 "The saved match was discarded: a new match starts.".into(),
                                 false,
@@ -294,33 +294,25 @@ impl App {
         }
     }
 
-    /// Saves the unfinished match (never over another saved one) and leaves.
+    /// Keeps the unfinished match (never over another match's save) and leaves.
     pub(super) fn quit(&mut self) {
         self.done = true;
-        let path = self.setup.unfinished.clone();
-        if self.table.is_over() || matches!(self.screen, Screen::AskResume(_)) {
+        if matches!(self.screen, Screen::AskResume(_)) {
             return;
         }
-        let u = self.table.unfinished(self.store.match_id());
-        if u.hands().iter().all(Vec::is_empty) {
-            self.farewell
-                .push("Quit before the first move: nothing to save.".into());
-        } else if path.exists() {
-            self.farewell.push(format!(
-                "Another unfinished match is saved in {} and was left untouched; this one is not saved.",
-                path.display()
-            ));
-        } else {
-            match save_unfinished(&path, &u) {
-                Ok(()) => self.farewell.push(format!(
-                    "Match saved in {}: `{}` continues it.",
-                    path.display(),
-                    self.setup.resume_command
-                )),
-                Err(e) => self
-                    .farewell
-                    .push(format!("The match could not be saved: {e}")),
-            }
-        }
+        let path = self.kept.path().display().to_string();
+        let line = match self.kept.keep(&self.table, self.store.match_id()) {
+            Ok(Kept::Closed) => return,
+            Ok(Kept::NothingToSave) => "Quit before the first move: nothing to save.".into(),
+            Ok(Kept::OtherMatchThere) => format!(
+                "Another unfinished match is saved in {path} and was left untouched; this one is not saved."
+            ),
+            Ok(Kept::Saved) => format!(
+                "Match saved in {path}: `{}` continues it.",
+                self.setup.resume_command
+            ),
+            Err(e) => format!("The match could not be saved: {e}"),
+        };
+        self.farewell.push(line);
     }
 }

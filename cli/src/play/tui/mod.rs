@@ -7,6 +7,8 @@
 //! decision's timeout action (twice in a row: 托管, until a key is pressed).
 
 use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
@@ -18,6 +20,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use signal_hook::consts::{SIGHUP, SIGTERM};
 use tongcheng_core::game::events::SeatPublic;
 use tongcheng_core::game::{Action, Decision, DecisionKind, HandResult, SeatView, TableMeld};
 use tongcheng_core::hand::{KongKind, MeldKind};
@@ -27,9 +30,7 @@ use tongcheng_core::tile::Tile;
 
 use super::Setup;
 use super::command::action_text;
-use super::store::{
-    Store, describe_unfinished, load_unfinished, remove_unfinished, save_unfinished,
-};
+use super::store::{Kept, KeptMatch, Store, describe_unfinished, load_unfinished};
 use super::table::{Step, Table, Unfinished};
 use super::text::{display_width, event_line, hint_block, meld_text, who};
 use super::tiles::{Hue, TileFace, ascii_words, hue};
@@ -50,8 +51,18 @@ const KEY_GRACE: Duration = Duration::from_millis(400);
 
 pub fn run(setup: Setup, store: Store) -> io::Result<()> {
     let mut app = App::new(setup, store);
+    // A closed terminal window (SIGHUP) or a `kill` (SIGTERM) ends the game as a quit does,
+    // keeping the match; the flag is read between frames.
+    let hang_up = Arc::new(AtomicBool::new(false));
+    for signal in [SIGHUP, SIGTERM] {
+        signal_hook::flag::register(signal, Arc::clone(&hang_up))?;
+    }
     let mut terminal = ratatui::try_init()?;
-    let result = app.run(&mut terminal);
+    let result = app.run(&mut terminal, &hang_up);
+    if result.is_err() && !app.done {
+        // The terminal went away under us: keep the match all the same.
+        app.quit();
+    }
     ratatui::restore();
     result?;
     for l in &app.farewell {
@@ -102,6 +113,8 @@ struct Pending {
 struct App {
     setup: Setup,
     store: Store,
+    /// The kept match's save file.
+    kept: KeptMatch,
     table: Table,
     screen: Screen,
     overlay: Option<Overlay>,
@@ -134,6 +147,7 @@ impl App {
         let mut app = App {
             table,
             store,
+            kept: KeptMatch::new(setup.unfinished.clone()),
             screen: Screen::Play,
             overlay: None,
             sel: 0,
@@ -179,10 +193,9 @@ impl App {
                 t.set_clock(self.setup.clock);
                 self.table = t;
                 self.store.adopt_match(u.match_id);
-                match remove_unfinished(&self.setup.unfinished) {
-                    Ok(()) => self.say(format!("Resumed: {}.", describe_unfinished(u)), false),
-                    Err(e) => self.say(e, true),
-                }
+                // The save stays until the match ends: it is rewritten after every hand.
+                self.kept.adopt();
+                self.say(format!("Resumed: {}.", describe_unfinished(u)), false);
                 if self.table.is_over() {
                     self.screen = Screen::MatchOver;
                     return;
@@ -198,8 +211,12 @@ impl App {
         self.screen = Screen::Play;
     }
 
-    fn run(&mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
+    fn run(&mut self, terminal: &mut DefaultTerminal, hang_up: &AtomicBool) -> io::Result<()> {
         while !self.done {
+            if hang_up.load(Ordering::Relaxed) {
+                self.quit();
+                break;
+            }
             self.too_small = terminal
                 .size()
                 .is_ok_and(|s| too_small(Rect::new(0, 0, s.width, s.height)));
@@ -384,6 +401,9 @@ impl App {
         }
         lines.push(Line::from(standings));
         lines.push(Line::from(saved));
+        if let Err(e) = self.kept.keep(&self.table, self.store.match_id()) {
+            lines.push(Line::from(format!("The match could not be kept: {e}")));
+        }
         if match_over && let Err(e) = self.store.finish_match(&self.table) {
             lines.push(Line::from(format!(
                 "The match could not be closed in the history: {e}"

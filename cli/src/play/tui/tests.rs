@@ -133,8 +133,16 @@ fn quitting_asks_first_and_saves_the_match() {
     assert_eq!(b.table.seed(), 3);
     assert_eq!(b.table.view(), a.table.view());
     assert!(
-        !a.setup.unfinished.exists(),
-        "resuming takes the saved match"
+        a.setup.unfinished.exists(),
+        "the save stays until the resumed match ends (it is rewritten after every hand)"
+    );
+    // Quitting the resumed match rewrites its own save rather than refusing to.
+    b.key(KeyEvent::from(KeyCode::Char('q')));
+    b.key(KeyEvent::from(KeyCode::Char('y')));
+    assert!(
+        b.farewell.iter().any(|l| l.starts_with("Match saved in")),
+        "{:?}",
+        b.farewell
     );
 }
 

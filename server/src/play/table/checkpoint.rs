@@ -138,15 +138,12 @@ impl TableTask {
         match outcome {
             SaveOutcome::Written => {}
             SaveOutcome::Failed(e) => {
-                eprintln!("table {}: no checkpoint ({e}); playing on", self.id);
+                tracing::warn!(table = %self.id, error = %e, "no checkpoint; playing on");
             }
             SaveOutcome::Fenced => {
                 // Another node took the table over (this node was thought dead): its copy is
                 // the match now. The people here are sent to find it.
-                eprintln!(
-                    "table {}: taken over by another node; closing here",
-                    self.id
-                );
+                tracing::info!(table = %self.id, "table taken over by another node; closing here");
                 for s in &mut self.slots {
                     s.error(
                         ErrorCode::WrongNode,
@@ -210,14 +207,14 @@ async fn saver(
                 {
                     // A checkpoint left behind could be restored and rated again: this
                     // match's rating change is lost instead (the README's rule).
-                    eprintln!("table {id}: cannot forget its checkpoint ({e}); not rated");
+                    tracing::error!(table = %id, error = %e, "cannot forget the checkpoint; the match is not rated");
                     continue;
                 }
                 if let Some((rules, accounts)) = rate {
                     let (store, table) = (store.clone(), id.clone());
                     let _ = tokio::task::spawn_blocking(move || {
                         if let Err(e) = rate_accounts(store.as_ref(), &rules, &accounts) {
-                            eprintln!("table {table}: rating the match: {e}");
+                            tracing::error!(%table, error = %e, "cannot rate the match");
                         }
                     })
                     .await;

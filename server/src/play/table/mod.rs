@@ -140,11 +140,7 @@ pub struct TableTask {
 fn random32() -> [u8; 32] {
     let mut b = [0u8; 32];
     if getrandom::getrandom(&mut b).is_err() {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        b[..16].copy_from_slice(&t.to_le_bytes());
+        b[..16].copy_from_slice(&tongcheng_core::clock::unix_nanos().to_le_bytes());
     }
     b
 }

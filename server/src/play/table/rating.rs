@@ -14,7 +14,7 @@ impl TableTask {
         let table = self.id.clone();
         tokio::task::spawn_blocking(move || {
             if let Err(e) = rate_accounts(store.as_ref(), &rules, &accounts) {
-                eprintln!("table {table}: rating the match: {e}");
+                tracing::error!(%table, error = %e, "cannot rate the match");
             }
         });
     }

@@ -1,7 +1,7 @@
 //! The fast win checks and shanten tables against slow, obviously-correct references, on
 //! tens of thousands of seeded random hands per shape, with and without wilds.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -2,8 +2,7 @@
 //! total, validity), and the fans it excludes absent. Expected values were worked out from
 //! `mcr-fans.tsv` / `mcr-scoring.md` and agree with pymahjonggb 1.4.0.
 
-#[path = "mcr_support.rs"]
-mod support;
+use crate::mcr_support as support;
 
 use support::{case, check, check_exclusions};
 

@@ -4,7 +4,6 @@
 //! concealed tiles, `+6s` the winning tile; after `|` the conditions: `self`, `seat=W`,
 //! `round=S`, `flowers=3`, `last_copy`, `on_kong`, `robbing`, `last_tile`. Honors use the `z`
 //! notation (1z East … 4z North, 5z White, 6z Green, 7z Red).
-#![allow(dead_code)]
 
 use tongcheng_core::hand::{KongKind, Meld};
 use tongcheng_core::score::mcr::{

@@ -1,8 +1,7 @@
 //! The worked examples E1–E20 of `mcr-scoring.md` §8, asserted exactly, plus the §3.3
 //! counting example and the §7 options.
 
-#[path = "mcr_support.rs"]
-mod support;
+use crate::mcr_support as support;
 
 use support::{case, check, fans};
 use tongcheng_core::hand::decompositions;
