@@ -126,21 +126,29 @@ impl ServerProcess {
             let _ = c.wait();
         }
         if let Some(dir) = self.dir.take() {
-            if let Ok(log) = std::fs::read_to_string(dir.join("server.log"))
-                && !log.trim().is_empty()
-            {
-                let lines: Vec<&str> = log.lines().collect();
-                eprintln!(
-                    "tongcheng-loadgen: the server wrote {} lines on stderr; the last ones:",
-                    lines.len()
-                );
-                for l in lines.iter().rev().take(5).rev() {
-                    eprintln!("  {l}");
+            if let Ok(log) = std::fs::read_to_string(dir.join("server.log")) {
+                let problems = problems(&log);
+                if !problems.is_empty() {
+                    eprintln!(
+                        "tongcheng-loadgen: the server logged {} warnings, errors or panics; the last ones:",
+                        problems.len()
+                    );
+                    for l in problems.iter().rev().take(5).rev() {
+                        eprintln!("  {l}");
+                    }
                 }
             }
             let _ = std::fs::remove_dir_all(dir);
         }
     }
+}
+
+/// The lines of a server's log worth showing after a run: its request lines are many and
+/// routine (plain or JSON, the level is written in capitals either way).
+fn problems(log: &str) -> Vec<&str> {
+    log.lines()
+        .filter(|l| l.contains("WARN") || l.contains("ERROR") || l.contains("panicked"))
+        .collect()
 }
 
 impl Drop for ServerProcess {
@@ -182,6 +190,16 @@ mod tests {
         assert_eq!((s.url.as_str(), s.pid), ("http://127.0.0.1:8080", Some(1)));
         assert!(ServerProcess::existing("https://127.0.0.1:8080", None).is_err());
         assert!(ServerProcess::existing("http://10.1.2.3:80", None).is_err());
+    }
+
+    #[test]
+    fn only_warnings_errors_and_panics_are_shown_from_the_servers_log() {
+        let log = "2026-12-05T04:30:41Z  INFO request: answered status=200\n\
+                   2026-12-05T04:30:42Z  WARN table: a seat timed out\n\
+                   {\"level\":\"ERROR\",\"fields\":{}}\n\
+                   thread 'main' panicked at server/src/main.rs:1:1\n";
+        assert_eq!(problems(log).len(), 3);
+        assert!(problems("").is_empty());
     }
 
     #[test]
