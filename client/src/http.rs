@@ -9,9 +9,7 @@ use std::time::Duration;
 
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde::Serialize;
-use tongcheng_api::auth::{
-    AccountResponse, DeviceId, DeviceInfo, LinkResponse, LoginRequest, LoginResponse,
-};
+use tongcheng_api::auth::{AccountResponse, DeviceId, DeviceInfo, LinkResponse, LoginResponse};
 use tongcheng_api::endpoints::{
     Account, Challenge, CreateLink, CreateRoom, Devices, JoinRoom, Login, Logout, Pull, Ratings,
     RevokeDevice, ShowRoom, Upload,
@@ -21,44 +19,13 @@ use tongcheng_api::sync::{PullQuery, PullResponse, UploadRequest, UploadResponse
 use tongcheng_api::{Endpoint, Method, NoBody, NoParams, RequestBody, ResponseBody};
 
 use crate::error::{ClientError, describe};
+pub use crate::http_call::{HttpOptions, RetryPolicy};
+use crate::http_call::{
+    USER_AGENT, answer, base_url, login_retryable, prepare, reqwest_method, retry_after, transient,
+};
 use crate::identity::Identity;
 use crate::matchmaking::{QUEUE_POLL_LIMIT, QueueWait, check_room, check_room_code};
 use crate::sync::SyncTransport;
-
-/// How hard to try before giving up.
-#[derive(Clone, Copy, Debug)]
-pub struct RetryPolicy {
-    /// Tries in all (1: no retry).
-    pub attempts: u32,
-    /// The first wait; doubled every retry.
-    pub base_delay: Duration,
-    pub max_delay: Duration,
-    /// The longest `Retry-After` honoured; a longer one gives up instead.
-    pub max_retry_after: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> RetryPolicy {
-        RetryPolicy {
-            attempts: 5,
-            base_delay: Duration::from_millis(250),
-            max_delay: Duration::from_secs(8),
-            max_retry_after: Duration::from_secs(60),
-        }
-    }
-}
-
-impl RetryPolicy {
-    fn backoff(&self, retry: u32) -> Duration {
-        let d = self
-            .base_delay
-            .saturating_mul(1 << retry.min(16))
-            .min(self.max_delay);
-        // Up to a quarter more, so many phones cut off together do not come back together.
-        let jitter = (tongcheng_core::clock::unix_nanos() % 1000) as f64;
-        d + d.mul_f64(jitter / 4000.0)
-    }
-}
 
 /// The server's API over HTTP.
 pub struct HttpApi {
@@ -81,16 +48,21 @@ impl std::fmt::Debug for HttpApi {
 impl HttpApi {
     /// An API client for the server at `server` (`http://host:port` or `https://...`).
     pub fn new(server: &str) -> Result<HttpApi, ClientError> {
-        let base = server.trim_end_matches('/').to_string();
-        if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(ClientError::Network(format!(
-                "'{server}' is not an http:// or https:// URL"
-            )));
-        }
-        let http = Client::builder()
+        HttpApi::with_options(server, HttpOptions::default())
+    }
+
+    /// [`HttpApi::new`] with its connections made as `options` say.
+    pub fn with_options(server: &str, options: HttpOptions) -> Result<HttpApi, ClientError> {
+        let base = base_url(server)?;
+        let mut http = Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(60))
-            .user_agent(concat!("tongcheng-client/", env!("CARGO_PKG_VERSION")))
+            .user_agent(USER_AGENT)
+            .local_address(options.local_address);
+        if !options.keep_alive {
+            http = http.pool_max_idle_per_host(0);
+        }
+        let http = http
             .build()
             .map_err(|e| ClientError::Network(e.to_string()))?;
         Ok(HttpApi {
@@ -121,12 +93,9 @@ impl HttpApi {
     }
 
     fn request(&self, method: Method, path: &str) -> RequestBuilder {
-        let method = match method {
-            Method::Get => reqwest::Method::GET,
-            Method::Post => reqwest::Method::POST,
-            Method::Delete => reqwest::Method::DELETE,
-        };
-        let r = self.http.request(method, format!("{}{path}", self.base));
+        let r = self
+            .http
+            .request(reqwest_method(method), format!("{}{path}", self.base));
         match &self.token {
             Some(t) => r.bearer_auth(t),
             None => r,
@@ -142,15 +111,12 @@ impl HttpApi {
                 Ok(resp) if resp.status().is_success() => return Ok(resp),
                 Ok(resp) => {
                     let status = resp.status().as_u16();
-                    let transient = matches!(status, 429 | 502 | 503 | 504);
-                    let after = resp
-                        .headers()
-                        .get(reqwest::header::RETRY_AFTER)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.trim().parse::<u64>().ok())
-                        .map(Duration::from_secs);
+                    let after = retry_after(resp.headers());
                     let err = server_error(status, resp);
-                    if !transient || last || after.is_some_and(|a| a > self.retry.max_retry_after) {
+                    if !transient(status)
+                        || last
+                        || after.is_some_and(|a| a > self.retry.max_retry_after)
+                    {
                         return Err(err);
                     }
                     after.unwrap_or_else(|| self.retry.backoff(retry))
@@ -181,11 +147,7 @@ impl HttpApi {
         E::Request: RequestBody,
         E::Response: ResponseBody,
     {
-        let path = E::path(params);
-        let body = body
-            .to_json()
-            .transpose()
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        let (path, body) = prepare::<E>(params, body)?;
         let resp = self.send(|| {
             let r = self.request(E::METHOD, &path).query(query);
             match &body {
@@ -198,7 +160,7 @@ impl HttpApi {
         let text = resp
             .text()
             .map_err(|e| ClientError::Network(describe(&e)))?;
-        E::Response::from_body(&text).map_err(|e| ClientError::Protocol(e.to_string()))
+        answer::<E>(&text)
     }
 
     /// [`HttpApi::call`] for an endpoint without path or query parameters.
@@ -224,13 +186,7 @@ impl HttpApi {
         let mut tries = 0;
         loop {
             let challenge = self.simple::<Challenge>(&NoBody)?;
-            let req = LoginRequest {
-                public_key: identity.public_hex(),
-                signature: identity.sign_login(&challenge.nonce)?,
-                nonce: challenge.nonce,
-                device_name: Some(device_name.to_string()),
-                link_code: link_code.map(str::to_string),
-            };
+            let req = identity.login_request(challenge.nonce, device_name, link_code)?;
             let once = HttpApi {
                 base: self.base.clone(),
                 http: self.http.clone(),
@@ -245,13 +201,7 @@ impl HttpApi {
                     self.token = Some(r.token.clone());
                     return Ok(r);
                 }
-                Err(ClientError::Network(_)) if tries + 1 < self.retry.attempts => {
-                    std::thread::sleep(self.retry.backoff(tries));
-                    tries += 1;
-                }
-                Err(ClientError::Server {
-                    status: 429 | 503, ..
-                }) if tries + 1 < self.retry.attempts => {
+                Err(e) if login_retryable(&e) && tries + 1 < self.retry.attempts => {
                     std::thread::sleep(self.retry.backoff(tries));
                     tries += 1;
                 }

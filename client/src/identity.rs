@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 
 use ed25519_dalek::{Signer, SigningKey};
-use tongcheng_api::auth::login_message;
+use tongcheng_api::auth::{LoginRequest, login_message};
 use tongcheng_core::hex::{hex, unhex, unhex_array};
 
 use crate::error::ClientError;
@@ -100,6 +100,23 @@ impl Identity {
             .ok_or_else(|| ClientError::Protocol("the challenge nonce is not hex".into()))?;
         let m = login_message(&nonce, &self.key.verifying_key().to_bytes());
         Ok(hex(&self.key.sign(&m).to_bytes()))
+    }
+
+    /// The login request answering the challenge `nonce` (hex), made by the device
+    /// `device_name`, joining the account of `link_code` when given.
+    pub fn login_request(
+        &self,
+        nonce: String,
+        device_name: &str,
+        link_code: Option<&str>,
+    ) -> Result<LoginRequest, ClientError> {
+        Ok(LoginRequest {
+            public_key: self.public_hex(),
+            signature: self.sign_login(&nonce)?,
+            nonce,
+            device_name: Some(device_name.to_string()),
+            link_code: link_code.map(str::to_string),
+        })
     }
 }
 

@@ -10,8 +10,11 @@
 //! - [`sync`]: the sync engine — the outbox up, other devices' hands down — written against
 //!   the [`sync::SyncTransport`] trait, so it has no network code of its own and maps
 //!   directly to Kotlin/Swift (which may bring their own transport);
-//! - [`online`]: the online session — a seat at a server-hosted table over a WebSocket,
-//!   checking every hand's wall;
+//! - [`seat_stream`]: one seat's side of an online table's protocol as a machine without
+//!   socket or clock (order, resumes, every hand's wall checked);
+//! - [`online`]: the online session — the blocking driver of that machine over a WebSocket;
+//!   [`seat_async`]: its async driver, for many seats on one runtime;
+//! - [`http_async`]: the same HTTP contract executed on an async runtime;
 //! - [`matchmaking`]: the queue's cancellable long poll and the checks on room requests;
 //! - [`api`]: the server's HTTP contract (the `tongcheng-api` crate): every request and
 //!   answer body, shared with the server.
@@ -20,20 +23,27 @@
 
 pub mod error;
 pub mod http;
+pub mod http_async;
+mod http_call;
 pub mod identity;
 pub mod locks;
 pub mod matchmaking;
 pub mod online;
+pub mod seat_async;
+pub mod seat_stream;
 pub mod session;
 pub mod sync;
 
 pub use tongcheng_api as api;
 
 pub use error::ClientError;
-pub use http::{HttpApi, RetryPolicy};
+pub use http::{HttpApi, HttpOptions, RetryPolicy};
+pub use http_async::AsyncHttpApi;
 pub use identity::Identity;
 pub use locks::{CondvarExt, LockExt};
 pub use matchmaking::{QueueWait, check_room, check_room_code};
-pub use online::{OnlineOptions, OnlineSession, OnlineUpdate};
+pub use online::OnlineSession;
+pub use seat_async::AsyncSeat;
+pub use seat_stream::{OnlineOptions, OnlineUpdate, SeatStream};
 pub use session::Session;
 pub use sync::{SyncOptions, SyncReport, SyncTransport, sync};

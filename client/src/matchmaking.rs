@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 use tongcheng_core::bot::Level;
 
-use tongcheng_api::Endpoint;
-use tongcheng_api::endpoints::Queue;
-use tongcheng_api::play::{QueueRequest, RoomCode, RoomSettings, Seated, is_room_code};
+use tongcheng_api::play::{RoomCode, RoomSettings, Seated, is_room_code};
 
-use crate::error::{ClientError, describe};
+use crate::error::ClientError;
+use crate::http_async::AsyncHttpApi;
+use crate::http_call::HttpOptions;
 use crate::locks::{CondvarExt, LockExt};
 
 /// The longest a queue request is held open. The server always answers sooner (bots take the
@@ -103,19 +103,9 @@ impl QueueWait {
         rules: Option<&str>,
         ranked: bool,
     ) -> Result<QueueWait, ClientError> {
-        let url = format!("{base}{}", Queue::PATH);
-        let request = QueueRequest {
-            rules: rules.map(str::to_string),
-            ranked,
-        };
-        let body =
-            serde_json::to_vec(&request).map_err(|e| ClientError::Protocol(e.to_string()))?;
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(5))
-            .timeout(QUEUE_POLL_LIMIT)
-            .user_agent(concat!("tongcheng-client/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ClientError::Network(describe(&e)))?;
+        let mut api = AsyncHttpApi::new(base, HttpOptions::default())?;
+        api.set_token(token);
+        let rules = rules.map(str::to_string);
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -129,29 +119,7 @@ impl QueueWait {
         let worker = std::thread::Builder::new()
             .name("tongcheng-queue".into())
             .spawn(move || {
-                let ask = async {
-                    let mut req = client
-                        .post(url)
-                        .header(reqwest::header::CONTENT_TYPE, "application/json")
-                        .body(body);
-                    if let Some(t) = token {
-                        req = req.bearer_auth(t);
-                    }
-                    let resp = req
-                        .send()
-                        .await
-                        .map_err(|e| ClientError::Network(describe(&e)))?;
-                    let status = resp.status().as_u16();
-                    let text = resp
-                        .text()
-                        .await
-                        .map_err(|e| ClientError::Network(describe(&e)))?;
-                    if !(200..300).contains(&status) {
-                        return Err(ClientError::refused(status, &text));
-                    }
-                    serde_json::from_str::<Seated>(&text)
-                        .map_err(|e| ClientError::Protocol(e.to_string()))
-                };
+                let ask = api.queue(rules.as_deref(), ranked);
                 let result = rt.block_on(async {
                     tokio::select! {
                         r = ask => Some(r),

@@ -1,15 +1,11 @@
-//! The online session: one seat at a server-hosted table, over a WebSocket.
+//! The online session: one seat at a server-hosted table, over a WebSocket — the blocking
+//! driver of the [`SeatStream`] machine.
 //!
 //! Shaped like the offline game (a table model, `act`, hints, events) so a shell drives both
 //! the same way. The socket lives on a small tokio runtime in the session's own thread; the
 //! caller's side is blocking and thread-safe, which is what the terminal and the FFI want.
-//!
-//! The session keeps the stream's order: frames carry sequence numbers, a frame already held
-//! is dropped and a gap is counted (the tests assert there is none), and a reconnect asks for
-//! exactly the frames after the last one held. Every hand is checked for fairness when it
-//! ends ([`tongcheng_core::protocol::verify_hand`]): the client sent its own random
-//! contribution after the server's commitment, and checks the reveal, the wall seed, the
-//! replay and every event it was shown. A mismatch is reported, never hidden.
+//! What the stream means (order, resumes, the fairness check) is the machine's; this module
+//! only moves frames and wakes the caller.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -20,124 +16,54 @@ use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
-use tongcheng_core::fair::{Bytes32, Commitment, Contribution, FairnessError};
-use tongcheng_core::game::{Action, Decision, Event, SeatView};
-use tongcheng_core::hint::{Hint, hint};
-use tongcheng_core::protocol::{
-    ClientMsg, ErrorCode, MAX_SERVER_MESSAGE, PROTOCOL_VERSION, PlayerInfo, ServerMsg, verify_hand,
-};
+use tongcheng_core::fair::FairnessError;
+use tongcheng_core::game::{Action, Decision, SeatView};
+use tongcheng_core::hint::Hint;
+use tongcheng_core::protocol::{ClientMsg, ErrorCode, MAX_SERVER_MESSAGE};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::seat::Seat;
 
 use crate::ClientError;
 use crate::locks::{CondvarExt, LockExt};
+pub use crate::seat_stream::{OnlineOptions, OnlineUpdate, SeatStream, StreamStats};
 
-/// What to sit down at.
-#[derive(Clone, Debug, Default)]
-pub struct OnlineOptions {
-    /// The table's id; none: a new table of one's own.
-    pub table: Option<String>,
-    /// A new table's people (1–4; the server's bots take the other seats).
-    pub people: Option<u8>,
-    /// A new table's rule-set preset.
-    pub rules: Option<String>,
-    /// Keep every frame received, as text (tests prove what went over the wire).
-    pub capture_frames: bool,
-}
-
-/// Something that happened, in order, for the shell to show.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OnlineUpdate {
-    Joined {
-        table: String,
-        player: u8,
-        players: Vec<PlayerInfo>,
-        resumed: bool,
-    },
-    /// A new hand's wall is committed (our contribution is already on its way).
-    Committed {
-        hand: u32,
-    },
-    Event {
-        hand: u32,
-        index: u32,
-        event: Event,
-    },
-    /// Our decision: answer with [`OnlineSession::act`].
-    Decision {
-        id: u64,
-        decision: Decision,
-    },
-    AutoPlay {
-        on: bool,
-    },
-    /// A hand ended; `fair` says whether it verified.
-    HandEnd {
-        hand: u32,
-        record: Box<HandRecord>,
-        seat: Seat,
-        fair: Result<(), FairnessError>,
-    },
-    MatchEnd {
-        scores: [i32; 4],
-    },
-    /// An error frame from the server (the session goes on).
-    Error {
-        code: ErrorCode,
-        message: String,
-    },
-    /// The connection is gone; [`OnlineSession::reconnect`] takes the seat again.
-    Disconnected {
-        reason: String,
-    },
-}
-
-/// Counters of the stream, for shells and tests.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StreamStats {
-    /// The last stream frame held.
-    pub last_seq: u64,
-    /// Frames received again (dropped).
-    pub duplicates: u64,
-    /// Frames that skipped numbers.
-    pub gaps: u64,
-    pub hands_verified: u32,
-    pub hands_unfair: u32,
-}
-
-/// One hand as this client saw it, for the fairness check at its end.
-#[derive(Debug, Default)]
-struct HandSeen {
-    hand: u32,
-    commitment: Option<Commitment>,
-    /// Our contribution, while the server has not refused it (it arrived after the deal:
-    /// we were away); a refused one is expected to be absent from the proof.
-    contribution: Option<Contribution>,
-    refused: bool,
-    events: Vec<(u32, Event)>,
-}
-
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct State {
-    table: Option<String>,
-    player: Option<u8>,
-    view: Option<SeatView>,
-    decision: Option<(u64, Decision)>,
-    deadline: Option<Instant>,
-    auto_play: bool,
-    scores: [i32; 4],
-    match_over: bool,
-    connected: bool,
-    stats: StreamStats,
-    seen: HandSeen,
+    stream: SeatStream,
+    /// The origin of the stream's clock.
+    epoch: Instant,
     updates: VecDeque<OnlineUpdate>,
-    records: Vec<(HandRecord, Seat, Result<(), FairnessError>)>,
-    frames: Vec<String>,
-    capture: bool,
     /// Welcomes, error frames and lost connections so far: a join waits for the next one.
     joins: u64,
     errors: u64,
     losses: u64,
+}
+
+impl State {
+    fn new(options: OnlineOptions) -> State {
+        State {
+            stream: SeatStream::new(options),
+            epoch: Instant::now(),
+            updates: VecDeque::new(),
+            joins: 0,
+            errors: 0,
+            losses: 0,
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    fn push(&mut self, update: OnlineUpdate) {
+        match &update {
+            OnlineUpdate::Joined { .. } => self.joins += 1,
+            OnlineUpdate::Error { .. } => self.errors += 1,
+            OnlineUpdate::Disconnected { .. } => self.losses += 1,
+            _ => {}
+        }
+        self.updates.push_back(update);
+    }
 }
 
 /// What the caller's side asks the socket thread.
@@ -165,9 +91,9 @@ impl std::fmt::Debug for OnlineSession {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = lock(&self.shared);
         f.debug_struct("OnlineSession")
-            .field("table", &s.table)
-            .field("player", &s.player)
-            .field("stats", &s.stats)
+            .field("table", &s.stream.table_id())
+            .field("player", &s.stream.player())
+            .field("stats", s.stream.stats())
             .finish_non_exhaustive()
     }
 }
@@ -177,7 +103,7 @@ fn lock(shared: &Shared) -> MutexGuard<'_, State> {
 }
 
 /// `http://host/…` → `ws://host/v1/play` (and https → wss).
-fn play_url(server: &str) -> Result<String, ClientError> {
+pub(crate) fn play_url(server: &str) -> Result<String, ClientError> {
     let base = server.trim_end_matches('/');
     let rest = if let Some(r) = base.strip_prefix("https://") {
         format!("wss://{r}")
@@ -193,12 +119,16 @@ fn play_url(server: &str) -> Result<String, ClientError> {
     Ok(format!("{rest}/v1/play"))
 }
 
-fn random_contribution() -> Contribution {
-    let mut b = [0u8; 32];
-    // Without the OS's randomness the contribution is zeros: the wall is then as fair as
-    // the server's commitment alone makes it, and the check still runs.
-    let _ = getrandom::getrandom(&mut b);
-    Bytes32(b)
+/// The error a refused join comes back as (the server's code, as its HTTP errors carry it).
+pub(crate) fn refused_join(code: ErrorCode, message: String) -> ClientError {
+    ClientError::Server {
+        status: 0,
+        code: serde_json::to_value(code)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        message,
+    }
 }
 
 impl OnlineSession {
@@ -226,9 +156,7 @@ impl OnlineSession {
         options: OnlineOptions,
     ) -> Result<OnlineSession, ClientError> {
         let url = play_url(server)?;
-        let shared: Shared = Arc::new((Mutex::new(State::default()), Condvar::new()));
-        lock(&shared).capture = options.capture_frames;
-        lock(&shared).table = options.table.clone();
+        let shared: Shared = Arc::new((Mutex::new(State::new(options)), Condvar::new()));
         let (ctl, ctl_rx) = mpsc::unbounded_channel();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -240,7 +168,6 @@ impl OnlineSession {
             url,
             bearer,
             shared: shared.clone(),
-            options,
         };
         let thread = std::thread::Builder::new()
             .name("tongcheng-online".into())
@@ -267,7 +194,7 @@ impl OnlineSession {
         let (m, cv) = &*self.shared;
         let mut s = m.locked();
         loop {
-            if s.joins > before.0 && s.connected {
+            if s.joins > before.0 && s.stream.is_connected() {
                 return Ok(());
             }
             if s.errors > before.1
@@ -277,14 +204,7 @@ impl OnlineSession {
                     .rev()
                     .find(|u| matches!(u, OnlineUpdate::Error { .. }))
             {
-                return Err(ClientError::Server {
-                    status: 0,
-                    code: serde_json::to_value(code)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default(),
-                    message: message.clone(),
-                });
+                return Err(refused_join(*code, message.clone()));
             }
             if s.losses > before.2 {
                 let reason = s
@@ -326,24 +246,11 @@ impl OnlineSession {
     /// Answers the pending decision. Refused here when it is not one of the legal actions
     /// (the server would refuse it too); the engine on the server has the last word.
     pub fn act(&self, action: Action) -> Result<(), ClientError> {
-        let id = {
-            let mut s = lock(&self.shared);
-            let Some((id, d)) = &s.decision else {
-                return Err(ClientError::Protocol("no decision is pending".into()));
-            };
-            if !d.legal.contains(&action) {
-                return Err(ClientError::Protocol(format!(
-                    "{action:?} is not legal now"
-                )));
-            }
-            let id = *id;
-            s.decision = None;
-            id
-        };
-        self.send(ClientMsg::Act {
-            decision: id,
-            action,
-        })
+        let answer = lock(&self.shared)
+            .stream
+            .act(action)
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        self.send(answer)
     }
 
     /// Sends a message as it is (tests send what a hostile client would).
@@ -355,69 +262,69 @@ impl OnlineSession {
 
     /// The table as this seat last saw it (at its last decision, or the snapshot).
     pub fn table(&self) -> Option<SeatView> {
-        lock(&self.shared).view.clone()
+        lock(&self.shared).stream.view().cloned()
     }
 
     /// The pending decision and its id.
     pub fn decision(&self) -> Option<(u64, Decision)> {
-        lock(&self.shared).decision.clone()
+        lock(&self.shared).stream.decision().cloned()
     }
 
     /// Time left for the pending decision.
     pub fn time_left(&self) -> Option<Duration> {
-        lock(&self.shared)
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        let s = lock(&self.shared);
+        let now = s.now();
+        s.stream
+            .deadline()
+            .map(|d| Duration::from_millis(d.saturating_sub(now)))
     }
 
     /// The core's hint for the pending decision.
     pub fn hint(&self) -> Option<Hint> {
-        let s = lock(&self.shared);
-        s.decision.as_ref()?;
-        s.view.as_ref().and_then(hint)
+        lock(&self.shared).stream.hint()
     }
 
     /// The hand being played (0-based), or the last one.
     pub fn hand(&self) -> u32 {
-        lock(&self.shared).seen.hand
+        lock(&self.shared).stream.hand()
     }
 
     pub fn player(&self) -> Option<u8> {
-        lock(&self.shared).player
+        lock(&self.shared).stream.player()
     }
 
     pub fn table_id(&self) -> Option<String> {
-        lock(&self.shared).table.clone()
+        lock(&self.shared).stream.table_id().map(str::to_string)
     }
 
     pub fn scores(&self) -> [i32; 4] {
-        lock(&self.shared).scores
+        lock(&self.shared).stream.scores()
     }
 
     pub fn is_over(&self) -> bool {
-        lock(&self.shared).match_over
+        lock(&self.shared).stream.is_over()
     }
 
     pub fn is_connected(&self) -> bool {
-        lock(&self.shared).connected
+        lock(&self.shared).stream.is_connected()
     }
 
     pub fn auto_play(&self) -> bool {
-        lock(&self.shared).auto_play
+        lock(&self.shared).stream.auto_play()
     }
 
     pub fn stats(&self) -> StreamStats {
-        lock(&self.shared).stats.clone()
+        lock(&self.shared).stream.stats().clone()
     }
 
     /// Every finished hand: its record, our seat in it, and its fairness check.
     pub fn records(&self) -> Vec<(HandRecord, Seat, Result<(), FairnessError>)> {
-        lock(&self.shared).records.clone()
+        lock(&self.shared).stream.records().to_vec()
     }
 
     /// Every frame received, as text, when captured.
     pub fn frames(&self) -> Vec<String> {
-        lock(&self.shared).frames.clone()
+        lock(&self.shared).stream.frames().to_vec()
     }
 
     /// Drops the connection at once, keeping the session (the seat plays on by itself).
@@ -468,13 +375,12 @@ impl Drop for OnlineSession {
     }
 }
 
-/// The socket side: connects, reads frames into the shared state, writes what the caller
-/// sends.
+/// The socket side: connects, feeds frames to the stream, writes what it and the caller
+/// send.
 struct Worker {
     url: String,
     bearer: HeaderValue,
     shared: Shared,
-    options: OnlineOptions,
 }
 
 /// How one connection ended.
@@ -487,21 +393,19 @@ enum Ended {
 
 impl Worker {
     async fn run(mut self, mut ctl: mpsc::UnboundedReceiver<Ctl>) {
-        let mut first = true;
         loop {
-            let ended = self.connection(&mut ctl, first).await;
+            let ended = self.connection(&mut ctl).await;
             if let Ended::ReconnectTo(url) = &ended {
                 self.url = url.clone();
             }
-            first = false;
             {
                 let mut s = lock(&self.shared);
-                s.connected = false;
-                if let Ended::Lost(reason) = &ended {
-                    s.losses += 1;
-                    s.updates.push_back(OnlineUpdate::Disconnected {
-                        reason: reason.clone(),
-                    });
+                let reason = match &ended {
+                    Ended::Lost(reason) => Some(reason.clone()),
+                    _ => None,
+                };
+                if let Some(u) = s.stream.disconnected(reason) {
+                    s.push(u);
                 }
             }
             self.shared.1.notify_all();
@@ -524,7 +428,7 @@ impl Worker {
         }
     }
 
-    async fn connection(&self, ctl: &mut mpsc::UnboundedReceiver<Ctl>, first: bool) -> Ended {
+    async fn connection(&self, ctl: &mut mpsc::UnboundedReceiver<Ctl>) -> Ended {
         let mut request = match self.url.as_str().into_client_request() {
             Ok(r) => r,
             Err(e) => return Ended::Lost(format!("bad address: {e}")),
@@ -541,15 +445,11 @@ impl Worker {
                 Err(e) => return Ended::Lost(format!("cannot connect: {e}")),
             };
         let (mut sink, mut stream) = ws.split();
-        let join = {
-            let s = lock(&self.shared);
-            ClientMsg::Join {
-                version: PROTOCOL_VERSION,
-                table: s.table.clone(),
-                people: self.options.people.filter(|_| first),
-                rules: self.options.rules.clone().filter(|_| first),
-                after: (!first).then_some(s.stats.last_seq),
-            }
+        let (join, mut wake) = {
+            let mut s = lock(&self.shared);
+            let now = s.now();
+            let join = s.stream.join(now);
+            (join, self.wake(&s))
         };
         if sink
             .send(Message::Text(join.to_json().into()))
@@ -558,10 +458,8 @@ impl Worker {
         {
             return Ended::Lost("the connection closed at once".into());
         }
-        let mut ping = tokio::time::interval(Duration::from_secs(15));
-        let mut nonce = 0u64;
         loop {
-            tokio::select! {
+            let out = tokio::select! {
                 c = ctl.recv() => match c {
                     None | Some(Ctl::Close) => {
                         let _ = sink.send(Message::Text(ClientMsg::Leave.to_json().into())).await;
@@ -571,241 +469,55 @@ impl Worker {
                     Some(Ctl::Drop) => return Ended::Lost("dropped".into()),
                     Some(Ctl::Reconnect) => return Ended::Reconnect,
                     Some(Ctl::ReconnectTo(url)) => return Ended::ReconnectTo(url),
-                    Some(Ctl::Send(m)) => {
-                        if sink.send(Message::Text(m.to_json().into())).await.is_err() {
-                            return Ended::Lost("the connection broke".into());
-                        }
-                    }
+                    Some(Ctl::Send(m)) => vec![m],
                 },
                 f = stream.next() => match f {
-                    Some(Ok(Message::Text(t))) => {
-                        let replies = self.frame(t.as_str());
-                        for r in replies {
-                            if sink.send(Message::Text(r.to_json().into())).await.is_err() {
-                                return Ended::Lost("the connection broke".into());
-                            }
-                        }
-                    }
+                    Some(Ok(Message::Text(t))) => self.frame(t.as_str()),
                     Some(Ok(Message::Close(_))) | None => {
                         return Ended::Lost("the server closed the connection".into());
                     }
-                    Some(Ok(_)) => {}
+                    Some(Ok(_)) => Vec::new(),
                     Some(Err(e)) => return Ended::Lost(format!("the connection broke: {e}")),
                 },
-                _ = ping.tick() => {
-                    nonce += 1;
-                    let p = ClientMsg::Ping { nonce };
-                    if sink.send(Message::Text(p.to_json().into())).await.is_err() {
-                        return Ended::Lost("the connection broke".into());
-                    }
+                () = tokio::time::sleep_until(wake.into()) => {
+                    let mut s = lock(&self.shared);
+                    let now = s.now();
+                    s.stream.tick(now).into_iter().collect()
+                }
+            };
+            for m in out {
+                if sink.send(Message::Text(m.to_json().into())).await.is_err() {
+                    return Ended::Lost("the connection broke".into());
                 }
             }
+            wake = self.wake(&lock(&self.shared));
         }
     }
 
-    /// Takes one frame into the state; returns what to answer (contributions, ready).
+    /// When the stream next has something of its own to send.
+    fn wake(&self, s: &State) -> Instant {
+        s.epoch + Duration::from_millis(s.stream.next_tick())
+    }
+
+    /// Takes one frame into the stream; returns what to answer (contributions, ready).
     fn frame(&self, text: &str) -> Vec<ClientMsg> {
-        let mut replies = Vec::new();
-        let mut s = lock(&self.shared);
-        if s.capture {
-            s.frames.push(text.to_string());
-        }
-        let msg = match ServerMsg::parse(text) {
-            Ok(m) => m,
-            Err(e) => {
-                s.errors += 1;
-                s.updates.push_back(OnlineUpdate::Error {
-                    code: ErrorCode::BadMessage,
-                    message: format!("from the server: {e}"),
-                });
-                drop(s);
-                self.shared.1.notify_all();
-                return replies;
+        let step = {
+            let mut s = lock(&self.shared);
+            let now = s.now();
+            let step = s.stream.receive(text, now);
+            for u in step.updates {
+                s.push(u);
             }
+            step.send
         };
-        if let Some(seq) = msg.seq() {
-            if seq <= s.stats.last_seq {
-                s.stats.duplicates += 1;
-                return replies;
-            }
-            if seq != s.stats.last_seq + 1 {
-                s.stats.gaps += 1;
-            }
-            s.stats.last_seq = seq;
-        }
-        match msg {
-            ServerMsg::Welcome {
-                table,
-                player,
-                players,
-                resumed,
-                ..
-            } => {
-                s.table = Some(table.clone());
-                s.player = Some(player);
-                s.connected = true;
-                s.joins += 1;
-                s.updates.push_back(OnlineUpdate::Joined {
-                    table,
-                    player,
-                    players,
-                    resumed,
-                });
-            }
-            ServerMsg::Snapshot(snap) => {
-                if let Some(v) = snap.view {
-                    s.decision = snap.decision.zip(v.decision.clone());
-                    s.view = Some(v);
-                } else {
-                    s.decision = None;
-                }
-                s.deadline = snap
-                    .deadline_ms
-                    .map(|ms| Instant::now() + Duration::from_millis(ms));
-                s.scores = snap.scores;
-                s.auto_play = snap.auto_play;
-                s.match_over = snap.match_over;
-                if s.seen.hand != snap.hand {
-                    s.seen = HandSeen {
-                        hand: snap.hand,
-                        ..HandSeen::default()
-                    };
-                }
-                if s.seen.commitment.is_none() {
-                    s.seen.commitment = snap.commitment;
-                }
-                if let Some((id, d)) = s.decision.clone() {
-                    s.updates
-                        .push_back(OnlineUpdate::Decision { id, decision: d });
-                }
-            }
-            ServerMsg::Commit {
-                hand, commitment, ..
-            } => {
-                let contribution = random_contribution();
-                s.seen = HandSeen {
-                    hand,
-                    commitment: Some(commitment),
-                    contribution: Some(contribution),
-                    refused: false,
-                    events: Vec::new(),
-                };
-                s.view = None;
-                s.decision = None;
-                replies.push(ClientMsg::Contribute { hand, contribution });
-                s.updates.push_back(OnlineUpdate::Committed { hand });
-            }
-            ServerMsg::Event {
-                hand, index, event, ..
-            } => {
-                if hand == s.seen.hand {
-                    s.seen.events.push((index, event.clone()));
-                }
-                s.updates
-                    .push_back(OnlineUpdate::Event { hand, index, event });
-            }
-            ServerMsg::Decision {
-                id,
-                decision,
-                view,
-                deadline_ms,
-                ..
-            } => {
-                s.view = Some(*view);
-                s.decision = Some((id, decision.clone()));
-                s.deadline = deadline_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
-                s.updates.push_back(OnlineUpdate::Decision { id, decision });
-            }
-            ServerMsg::AutoPlay { on, .. } => {
-                s.auto_play = on;
-                s.updates.push_back(OnlineUpdate::AutoPlay { on });
-            }
-            ServerMsg::HandEnd(end) => {
-                let fair = match &s.seen.commitment {
-                    Some(c) if s.seen.hand == end.hand => {
-                        let refused = s.seen.refused;
-                        let ours = end
-                            .record
-                            .fairness
-                            .as_ref()
-                            .and_then(|f| f.contributions[end.seat.index()]);
-                        if refused && ours.is_some() {
-                            // Refused, yet "used": the server is not telling the truth.
-                            Err(FairnessError::Contribution)
-                        } else {
-                            verify_hand(
-                                &end.record,
-                                c,
-                                end.seat,
-                                s.seen.contribution.as_ref().filter(|_| !refused),
-                                &s.seen.events,
-                            )
-                        }
-                    }
-                    _ => Err(FairnessError::Replay(
-                        "the wall's commitment for this hand was never received".into(),
-                    )),
-                };
-                if fair.is_ok() {
-                    s.stats.hands_verified += 1;
-                } else {
-                    s.stats.hands_unfair += 1;
-                }
-                s.scores = end.scores;
-                s.decision = None;
-                s.records.push((end.record.clone(), end.seat, fair.clone()));
-                s.updates.push_back(OnlineUpdate::HandEnd {
-                    hand: end.hand,
-                    record: Box::new(end.record),
-                    seat: end.seat,
-                    fair,
-                });
-                replies.push(ClientMsg::Ready);
-            }
-            ServerMsg::MatchEnd { scores, .. } => {
-                s.scores = scores;
-                s.match_over = true;
-                s.decision = None;
-                s.updates.push_back(OnlineUpdate::MatchEnd { scores });
-            }
-            ServerMsg::Pong { .. } | ServerMsg::Superseded { .. } => {}
-            ServerMsg::Error { code, message } => {
-                s.errors += 1;
-                if code == ErrorCode::BadContribution {
-                    s.seen.refused = true;
-                }
-                s.updates.push_back(OnlineUpdate::Error { code, message });
-            }
-        }
-        drop(s);
         self.shared.1.notify_all();
-        replies
+        step
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tongcheng_core::game::Event;
-
-    fn worker() -> Worker {
-        Worker {
-            url: String::new(),
-            bearer: HeaderValue::from_static("Bearer x"),
-            shared: Arc::new((Mutex::new(State::default()), Condvar::new())),
-            options: OnlineOptions::default(),
-        }
-    }
-
-    fn event(seq: u64, index: u32) -> String {
-        ServerMsg::Event {
-            seq,
-            hand: 0,
-            index,
-            event: Event::DrawGame,
-        }
-        .to_json()
-    }
 
     #[test]
     fn server_addresses_become_play_urls() {
@@ -816,49 +528,20 @@ mod tests {
     }
 
     #[test]
-    fn the_stream_drops_doubles_and_counts_gaps() {
-        let w = worker();
-        for (seq, index) in [(1, 0), (2, 1), (2, 1), (1, 0), (4, 3)] {
-            w.frame(&event(seq, index));
-        }
-        let s = lock(&w.shared);
-        assert_eq!(s.stats.last_seq, 4);
-        assert_eq!(s.stats.duplicates, 2);
-        assert_eq!(s.stats.gaps, 1);
-        let shown: Vec<u32> = s
-            .updates
-            .iter()
-            .filter_map(|u| match u {
-                OnlineUpdate::Event { index, .. } => Some(*index),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(shown, [0, 1, 3]);
-    }
-
-    #[test]
-    fn a_commitment_is_answered_with_a_fresh_contribution_and_garbage_is_an_error() {
-        let w = worker();
-        let commit = ServerMsg::Commit {
-            seq: 1,
-            hand: 0,
-            commitment: Bytes32([1; 32]),
-            deadline_ms: 100,
+    fn frames_reach_the_caller_through_the_stream_and_errors_are_counted() {
+        let w = Worker {
+            url: String::new(),
+            bearer: HeaderValue::from_static("Bearer x"),
+            shared: Arc::new((
+                Mutex::new(State::new(OnlineOptions::default())),
+                Condvar::new(),
+            )),
         };
-        let replies = w.frame(&commit.to_json());
-        let [
-            ClientMsg::Contribute {
-                hand: 0,
-                contribution,
-            },
-        ] = replies.as_slice()
-        else {
-            panic!("{replies:?}");
-        };
-        assert_eq!(lock(&w.shared).seen.contribution, Some(*contribution));
         assert!(w.frame("{not json").is_empty());
+        let s = lock(&w.shared);
+        assert_eq!((s.joins, s.errors, s.losses), (0, 1, 0));
         assert!(matches!(
-            lock(&w.shared).updates.back(),
+            s.updates.back(),
             Some(OnlineUpdate::Error {
                 code: ErrorCode::BadMessage,
                 ..

@@ -326,6 +326,7 @@ fn clip(s: &str) -> String {
 pub struct Verifier {
     presets: Vec<RuleSet>,
     custom: bool,
+    any_match_length: bool,
 }
 
 impl Verifier {
@@ -343,12 +344,21 @@ impl Verifier {
         Ok(Verifier {
             presets,
             custom: false,
+            any_match_length: false,
         })
     }
 
     /// Also accepts rule sets not named after a preset, as long as they are playable.
     pub fn allow_custom(mut self) -> Verifier {
         self.custom = true;
+        self
+    }
+
+    /// Also accepts a preset played over a match of another length (a server's
+    /// `--match-hands`): how many hands the match has is not a rule of the hand. An online
+    /// seat's fairness check uses this; the upload check keeps to the presets as they are.
+    pub fn any_match_length(mut self) -> Verifier {
+        self.any_match_length = true;
         self
     }
 
@@ -400,6 +410,15 @@ impl Verifier {
                     &same_choices
                 }
                 _ => rules,
+            };
+            let mut same_length;
+            let compared = if self.any_match_length {
+                same_length = compared.clone();
+                same_length.rounds = preset.rounds;
+                same_length.hands_per_round = preset.hands_per_round;
+                &same_length
+            } else {
+                compared
             };
             // Equal rules have no differences: the field-by-field comparison (through JSON)
             // is for naming them, and every record of an unchanged preset skips it.

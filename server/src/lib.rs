@@ -13,7 +13,8 @@
 //! their migrations), `auth` (signatures, tokens, codes), `logs` (the subscriber, request ids
 //! and request lines), `ratelimit`, `metrics`, `error`,
 //! `blocking`, `cluster` (several nodes over NATS), `rating`, `collusion` (the report over
-//! ranked history behind the admin endpoint), `bench` and `loadtest`.
+//! ranked history behind the admin endpoint). The load generator is a crate of its own
+//! (`tongcheng-loadgen`); the bench is `server/benches/bench.rs`.
 
 // Request and response bodies, handler state and stores: Debug would add nothing but the
 // risk of printing tokens, so the workspace lint is relaxed for this crate.
@@ -22,12 +23,10 @@
 
 pub mod app;
 pub mod auth;
-pub mod bench;
 pub mod blocking;
 pub mod cluster;
 pub mod collusion;
 pub mod error;
-pub mod loadtest;
 pub mod logs;
 pub mod metrics;
 pub mod play;

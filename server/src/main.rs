@@ -1,13 +1,13 @@
 //! `tongcheng-server`: serves the API (SQLite by default, PostgreSQL with
-//! `--database postgres://...`), or runs `bench`.
+//! `--database postgres://...`).
 
 #![forbid(unsafe_code)]
 
 use std::io::Write;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
-use tongcheng_server::{Config, Shared, bench, loadtest, store};
+use clap::Parser;
+use tongcheng_server::{Config, Shared, store};
 
 #[derive(Parser)]
 #[command(
@@ -16,8 +16,6 @@ use tongcheng_server::{Config, Shared, bench, loadtest, store};
     about = "Tongcheng Mahjong server: login, sync, verification"
 )]
 struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
     /// Address to listen on (port 0: any free port; the chosen one is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: String,
@@ -74,17 +72,6 @@ struct Cli {
     log_json: bool,
 }
 
-#[derive(Subcommand)]
-enum Command {
-    /// Records verified per second on one core, a sync of 1,000 hands over loopback, and
-    /// 10,000 queued players seated by the matcher;
-    /// prints one JSON line.
-    Bench(bench::Args),
-    /// Many players on loopback: log in, queue, play at a human pace; prints one JSON report
-    /// (players, tables, actions per second, action-to-event latency, errors, server memory).
-    Loadtest(loadtest::Args),
-}
-
 fn default_database() -> Result<String, String> {
     let dir = tongcheng_core::dirs::data_dir("tongcheng-server")
         .ok_or("neither $XDG_DATA_HOME nor $HOME is set; pass --database")?;
@@ -93,43 +80,27 @@ fn default_database() -> Result<String, String> {
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Some(Command::Bench(args)) => bench::run(&args).map(|v| println!("{v}")),
-        Some(Command::Loadtest(args)) => loadtest::run(&args).and_then(|r| {
-            println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
-            Ok(())
-        }),
-        None => {
-            tongcheng_server::logs::init(cli.log_json);
-            let mut config = Config::default();
-            if let Some(r) = cli.rules {
-                config.accepted_rules = r;
-            }
-            config.online.queue.bot_fill_ms = cli.bot_fill_ms;
-            config.online.ready_ms = cli.ready_ms;
-            config.online.max_tables = cli.max_tables;
-            config.online.match_hands = cli.match_hands;
-            config.public_url = cli.public_url;
-            config.node_id = cli.node_id;
-            config.nats_url = cli.nats;
-            config.nats_prefix = cli.nats_prefix;
-            config.sweep_ms = cli.sweep_ms;
-            config.request_timeout = Duration::from_secs(cli.request_timeout_secs.max(1));
-            config.admin_token = cli
-                .admin_token
-                .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
-                .filter(|t| !t.is_empty());
-            let served = run(cli.listen, cli.database, config, cli.threads);
-            if let Err(e) = &served {
-                tracing::error!(error = %e, "the server stopped");
-                std::process::exit(1);
-            }
-            served
-        }
-    };
-    if let Err(e) = result {
-        // `bench` and `loadtest` install no subscriber (their output is one JSON report).
-        eprintln!("tongcheng-server: {e}");
+    tongcheng_server::logs::init(cli.log_json);
+    let mut config = Config::default();
+    if let Some(r) = cli.rules {
+        config.accepted_rules = r;
+    }
+    config.online.queue.bot_fill_ms = cli.bot_fill_ms;
+    config.online.ready_ms = cli.ready_ms;
+    config.online.max_tables = cli.max_tables;
+    config.online.match_hands = cli.match_hands;
+    config.public_url = cli.public_url;
+    config.node_id = cli.node_id;
+    config.nats_url = cli.nats;
+    config.nats_prefix = cli.nats_prefix;
+    config.sweep_ms = cli.sweep_ms;
+    config.request_timeout = Duration::from_secs(cli.request_timeout_secs.max(1));
+    config.admin_token = cli
+        .admin_token
+        .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
+        .filter(|t| !t.is_empty());
+    if let Err(e) = run(cli.listen, cli.database, config, cli.threads) {
+        tracing::error!(error = %e, "the server stopped");
         std::process::exit(1);
     }
 }

@@ -78,6 +78,33 @@ pub fn play_simple_hand(setup: crate::game::HandSetup, player_seed: u64) -> crat
     t.into_game()
 }
 
+/// `n` finished hands under `rules`, played by [`play_simple_hand`] from `seed` (dealers and
+/// winds in turn): the records the server's tests and bench upload and verify.
+///
+/// # Panics
+/// Never in practice: a hand played to its end always makes a record.
+pub fn simple_hand_records(
+    rules: &crate::rules::RuleSet,
+    n: usize,
+    seed: u64,
+) -> Vec<crate::record::HandRecord> {
+    use crate::seat::{Seat, Wind};
+    let base = crate::wall::Seed::from_u64(seed);
+    (0..n as u64)
+        .map(|i| {
+            let setup = crate::game::HandSetup {
+                rules: rules.clone(),
+                seed: base.derive(i),
+                dealer: Seat((i % 4) as u8),
+                prevalent: Wind::from_index((i / 4 % 4) as usize),
+                dealer_level: 0,
+            };
+            crate::record::HandRecord::of(&play_simple_hand(setup, seed ^ i))
+                .expect("a hand played to its end makes a record")
+        })
+        .collect()
+}
+
 impl Bot for SimplePlayer {
     fn choose(&mut self, view: &SeatView) -> Action {
         match &view.decision {

@@ -401,6 +401,7 @@ pub fn verify_hand(
     proof.check(&record.setup.seed)?;
     Verifier::any_preset()
         .allow_custom()
+        .any_match_length()
         .verify(record)
         .map_err(|e| FairnessError::Replay(e.to_string()))?;
     for (index, shown) in seen {

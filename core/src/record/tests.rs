@@ -241,6 +241,7 @@ fn chosen_piao_is_no_rule_difference_from_its_preset() {
     let verifier = Verifier {
         presets: vec![preset.clone()],
         custom: false,
+        any_match_length: false,
     };
     let mut m = Match::single(setup(preset, 4));
     m.choose_piao(Seat(0), 3).unwrap();
@@ -268,5 +269,34 @@ fn chosen_piao_is_no_rule_difference_from_its_preset() {
     assert!(matches!(
         with(Piao::Fixed(1)),
         Some(ReplayError::RulesDiffer { .. })
+    ));
+}
+
+/// A server may shorten its matches (`--match-hands`): the seat's fairness check accepts the
+/// preset at another match length; the upload check, and any other difference, still refuse.
+#[test]
+fn a_match_of_another_length_is_the_same_preset_only_when_asked() {
+    let short = RuleSet {
+        rounds: 1,
+        hands_per_round: 1,
+        ..RuleSet::guobiao()
+    };
+    let record = HandRecord::of(&play_simple_hand(setup(short.clone(), 5), 5)).unwrap();
+    assert!(matches!(
+        Verifier::any_preset().verify(&record),
+        Err(ReplayError::RulesDiffer { .. })
+    ));
+    Verifier::any_preset()
+        .any_match_length()
+        .verify(&record)
+        .unwrap();
+    let other = RuleSet {
+        chow_from_left_only: !short.chow_from_left_only,
+        ..short
+    };
+    let record = HandRecord::of(&play_simple_hand(setup(other, 5), 5)).unwrap();
+    assert!(matches!(
+        Verifier::any_preset().any_match_length().verify(&record),
+        Err(ReplayError::RulesDiffer { .. })
     ));
 }

@@ -587,7 +587,7 @@ async fn refused_rules_oversized_batches_and_bodies() {
     .await;
     let mut a = Device::new();
     srv.login(&mut a, None).await;
-    let hz = tongcheng_server::bench::hands(&RuleSet::preset("hangzhou").unwrap(), 1, 3);
+    let hz = tongcheng_core::bot::simple_hand_records(&RuleSet::preset("hangzhou").unwrap(), 1, 3);
     let r = srv
         .upload(&a, vec![serde_json::to_value(&hz[0]).unwrap()])
         .await;

@@ -363,7 +363,7 @@ mod tests {
         let dealer = Seat(0);
         let view = game.view(dealer);
         let decision = game.decision(dealer).expect("the dealer discards first");
-        let record = crate::bench::hands(&rules, 1, 3).remove(0);
+        let record = tongcheng_core::bot::simple_hand_records(&rules, 1, 3).remove(0);
         let Action::Discard(tile) = decision.on_timeout else {
             panic!("a turn times out with a discard")
         };

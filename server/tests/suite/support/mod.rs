@@ -17,7 +17,7 @@ pub use tongcheng_test_support::ServerProcess;
 
 /// `n` finished guobiao hands.
 pub fn hands(n: usize, seed: u64) -> Vec<HandRecord> {
-    tongcheng_server::bench::hands(&RuleSet::preset("guobiao").unwrap(), n, seed)
+    tongcheng_core::bot::simple_hand_records(&RuleSet::preset("guobiao").unwrap(), n, seed)
 }
 
 /// A record with one drawn tile changed in its events (the id still matches: it covers only

@@ -1,4 +1,7 @@
-//! `tongcheng-server bench`: how fast the server verifies records, and a sync over loopback.
+//! `cargo bench -p tongcheng-server --bench bench`: how fast the server verifies records, a
+//! sync over loopback, and the matcher seating 10,000 queued players; prints one JSON line.
+//! A bench target of its own (not the server binary): it needs the server's library alone.
+//! Flags after `--`: `cargo bench -p tongcheng-server --bench bench -- --verify-hands 2000`.
 //!
 //! Verification: records are read (as the upload route reads them) and replayed (`Verifier::verify`)
 //! one after another on one thread — the server's per-core throughput (target: ≥ 5,000
@@ -11,52 +14,45 @@ use std::time::Instant;
 use ed25519_dalek::{Signer, SigningKey};
 use serde_json::{Value, json};
 use tongcheng_api::auth::login_message;
-use tongcheng_core::bot::play_simple_hand;
-use tongcheng_core::game::HandSetup;
+use tongcheng_core::bot::simple_hand_records;
 use tongcheng_core::hex::{hex, unhex};
 use tongcheng_core::record::{HandRecord, Verifier};
 use tongcheng_core::rules::RuleSet;
-use tongcheng_core::seat::{Seat, Wind};
-use tongcheng_core::wall::Seed;
 
-use crate::auth::random_bytes;
-use crate::routes::sync::read_record;
-use crate::{Config, Shared, store};
+use clap::Parser;
+use tongcheng_server::auth::random_bytes;
+use tongcheng_server::routes::sync::read_record;
+use tongcheng_server::{Config, Shared, store};
 
-#[derive(clap::Args)]
-pub struct Args {
+#[derive(Parser)]
+struct Args {
     /// Hands to verify on one core.
     #[arg(long, default_value_t = 5000)]
-    pub verify_hands: usize,
+    verify_hands: usize,
     /// Hands to upload and pull over loopback.
     #[arg(long, default_value_t = 1000)]
-    pub sync_hands: usize,
+    sync_hands: usize,
     /// Rule-set preset of the hands.
     #[arg(long, default_value = "guobiao")]
-    pub rules: String,
+    rules: String,
 }
 
-/// `n` finished hands under `rules`, played by the core's simple players.
-pub fn hands(rules: &RuleSet, n: usize, seed: u64) -> Vec<HandRecord> {
-    let base = Seed::from_u64(seed);
-    (0..n as u64)
-        .map(|i| {
-            let setup = HandSetup {
-                rules: rules.clone(),
-                seed: base.derive(i),
-                dealer: Seat((i % 4) as u8),
-                prevalent: Wind::from_index((i / 4 % 4) as usize),
-                dealer_level: 0,
-            };
-            HandRecord::of(&play_simple_hand(setup, seed ^ i)).expect("played to the end")
-        })
-        .collect()
+fn main() {
+    // Cargo passes `--bench` to a bench without libtest's harness: not one of ours.
+    let args = Args::parse_from(std::env::args().filter(|a| a != "--bench"));
+    match run(&args) {
+        Ok(v) => println!("{v}"),
+        Err(e) => {
+            eprintln!("bench: {e}");
+            std::process::exit(1);
+        }
+    }
 }
 
-pub fn run(args: &Args) -> Result<Value, String> {
+fn run(args: &Args) -> Result<Value, String> {
     let rules =
         RuleSet::preset(&args.rules).ok_or_else(|| format!("no preset '{}'", args.rules))?;
-    let records = hands(&rules, args.verify_hands.max(args.sync_hands), 7);
+    let records = simple_hand_records(&rules, args.verify_hands.max(args.sync_hands), 7);
     let texts: Vec<String> = records.iter().map(HandRecord::to_json).collect();
 
     let verifier = Verifier::any_preset();
@@ -103,7 +99,7 @@ pub fn run(args: &Args) -> Result<Value, String> {
 /// every one on its own device and address), seated by one run of the matcher: the median of
 /// five runs' time on one core, and how many were seated.
 fn matchmaking_bench(players: i64) -> Value {
-    use crate::play::queue::{Candidate, Queue, QueueConfig};
+    use tongcheng_server::play::queue::{Candidate, Queue, QueueConfig};
     let mut times = Vec::new();
     let mut seated = 0;
     for _ in 0..5 {
@@ -150,7 +146,7 @@ fn sync_bench(texts: &[String]) -> Result<Value, String> {
             listener.local_addr().map_err(|e| e.to_string())?
         );
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(crate::serve(listener, state, async {
+        let server = tokio::spawn(tongcheng_server::serve(listener, state, async {
             let _ = stopped.await;
         }));
         let r = drive(&base, texts).await;

@@ -1,0 +1,604 @@
+//! The seat stream: one seat's side of an online table's protocol, with no socket and no
+//! clock of its own. Frames go in as text with the time; updates for the shell and the
+//! frames to send come out. Drivers own the connection: the blocking [`crate::OnlineSession`]
+//! (terminal, FFI) and the async [`crate::AsyncSeat`] (load generator) share this one
+//! machine, and a browser build can drive it too (it uses neither tokio nor a WebSocket
+//! library, and reads no `Instant`).
+//!
+//! The stream keeps the order: frames carry sequence numbers, a frame already held is
+//! dropped and a gap is counted (the tests assert there is none), and a resumed join asks for
+//! exactly the frames after the last one held. Every hand is checked for fairness when it
+//! ends ([`verify_hand`]): our own random contribution goes out after the server's
+//! commitment, and the reveal, the wall seed, the replay and every event we were shown are
+//! checked. A mismatch is reported, never hidden.
+
+use tongcheng_core::fair::{Bytes32, Commitment, Contribution, FairnessError};
+use tongcheng_core::game::{Action, Decision, Event, SeatView};
+use tongcheng_core::hint::{Hint, hint};
+use tongcheng_core::protocol::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg, verify_hand,
+};
+use tongcheng_core::record::HandRecord;
+use tongcheng_core::seat::Seat;
+
+/// Milliseconds on the driver's monotonic clock (any origin).
+pub type Millis = u64;
+
+/// How often a quiet connection is pinged, so proxies and the server keep it.
+pub const PING_EVERY_MS: Millis = 15_000;
+
+/// What to sit down at.
+#[derive(Clone, Debug, Default)]
+pub struct OnlineOptions {
+    /// The table's id; none: a new table of one's own.
+    pub table: Option<String>,
+    /// A new table's people (1–4; the server's bots take the other seats).
+    pub people: Option<u8>,
+    /// A new table's rule-set preset.
+    pub rules: Option<String>,
+    /// Keep every frame received, as text (tests prove what went over the wire).
+    pub capture_frames: bool,
+}
+
+/// Something that happened, in order, for the shell to show.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OnlineUpdate {
+    Joined {
+        table: String,
+        player: u8,
+        players: Vec<PlayerInfo>,
+        resumed: bool,
+    },
+    /// A new hand's wall is committed (our contribution is already on its way).
+    Committed {
+        hand: u32,
+    },
+    Event {
+        hand: u32,
+        index: u32,
+        event: Event,
+    },
+    /// Our decision: answer with the driver's `act`.
+    Decision {
+        id: u64,
+        decision: Decision,
+    },
+    AutoPlay {
+        on: bool,
+    },
+    /// A hand ended; `fair` says whether it verified.
+    HandEnd {
+        hand: u32,
+        record: Box<HandRecord>,
+        seat: Seat,
+        fair: Result<(), FairnessError>,
+    },
+    MatchEnd {
+        scores: [i32; 4],
+    },
+    /// An error frame from the server (the session goes on).
+    Error {
+        code: ErrorCode,
+        message: String,
+    },
+    /// The connection is gone; the driver's reconnect takes the seat again.
+    Disconnected {
+        reason: String,
+    },
+}
+
+/// Counters of the stream, for shells and tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamStats {
+    /// The last stream frame held.
+    pub last_seq: u64,
+    /// Frames received again (dropped).
+    pub duplicates: u64,
+    /// Frames that skipped numbers.
+    pub gaps: u64,
+    pub hands_verified: u32,
+    pub hands_unfair: u32,
+}
+
+/// Why an answer was not sent.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ActRefused {
+    #[error("no decision is pending")]
+    NoDecision,
+    #[error("{0:?} is not legal now")]
+    NotLegal(Action),
+}
+
+/// What one frame or tick gave: updates for the shell, frames for the server.
+#[derive(Debug, Default, PartialEq)]
+pub struct Step {
+    pub updates: Vec<OnlineUpdate>,
+    pub send: Vec<ClientMsg>,
+}
+
+/// One hand as this client saw it, for the fairness check at its end.
+#[derive(Debug, Default)]
+struct HandSeen {
+    hand: u32,
+    commitment: Option<Commitment>,
+    /// Our contribution, while the server has not refused it (it arrived after the deal:
+    /// we were away); a refused one is expected to be absent from the proof.
+    contribution: Option<Contribution>,
+    refused: bool,
+    events: Vec<(u32, Event)>,
+}
+
+/// One seat's stream: the state a shell reads, fed by the driver.
+#[derive(Debug)]
+pub struct SeatStream {
+    options: OnlineOptions,
+    table: Option<String>,
+    player: Option<u8>,
+    view: Option<SeatView>,
+    decision: Option<(u64, Decision)>,
+    deadline: Option<Millis>,
+    auto_play: bool,
+    scores: [i32; 4],
+    match_over: bool,
+    connected: bool,
+    stats: StreamStats,
+    seen: HandSeen,
+    records: Vec<(HandRecord, Seat, Result<(), FairnessError>)>,
+    frames: Vec<String>,
+    /// Joins asked so far: the first may make a table, later ones resume.
+    joins_sent: u64,
+    /// Ready goes out as soon as a hand ends (a shell may rather wait for its player).
+    auto_ready: bool,
+    next_ping: Millis,
+    nonce: u64,
+}
+
+fn random_contribution() -> Contribution {
+    let mut b = [0u8; 32];
+    // Without the OS's randomness the contribution is zeros: the wall is then as fair as
+    // the server's commitment alone makes it, and the check still runs.
+    let _ = getrandom::getrandom(&mut b);
+    Bytes32(b)
+}
+
+impl SeatStream {
+    pub fn new(options: OnlineOptions) -> SeatStream {
+        SeatStream {
+            table: options.table.clone(),
+            options,
+            player: None,
+            view: None,
+            decision: None,
+            deadline: None,
+            auto_play: false,
+            scores: [0; 4],
+            match_over: false,
+            connected: false,
+            stats: StreamStats::default(),
+            seen: HandSeen::default(),
+            records: Vec::new(),
+            frames: Vec::new(),
+            joins_sent: 0,
+            auto_ready: true,
+            next_ping: 0,
+            nonce: 0,
+        }
+    }
+
+    /// Whether ready is sent by the stream itself when a hand ends (the default), or by the
+    /// shell (then it sends `ClientMsg::Ready` when its player is ready).
+    pub fn set_auto_ready(&mut self, on: bool) {
+        self.auto_ready = on;
+    }
+
+    /// The join to send on a new connection: the first one makes or takes the seat, later
+    /// ones resume after the last frame held.
+    pub fn join(&mut self, now: Millis) -> ClientMsg {
+        let first = self.joins_sent == 0;
+        self.joins_sent += 1;
+        self.next_ping = now + PING_EVERY_MS;
+        ClientMsg::Join {
+            version: PROTOCOL_VERSION,
+            table: self.table.clone(),
+            people: self.options.people.filter(|_| first),
+            rules: self.options.rules.clone().filter(|_| first),
+            after: (!first).then_some(self.stats.last_seq),
+        }
+    }
+
+    /// The connection ended: by the driver's choice (`reason` none), or lost.
+    pub fn disconnected(&mut self, reason: Option<String>) -> Option<OnlineUpdate> {
+        self.connected = false;
+        reason.map(|reason| OnlineUpdate::Disconnected { reason })
+    }
+
+    /// When [`SeatStream::tick`] next has something to send.
+    pub fn next_tick(&self) -> Millis {
+        self.next_ping
+    }
+
+    /// A ping when one is due.
+    pub fn tick(&mut self, now: Millis) -> Option<ClientMsg> {
+        if now < self.next_ping {
+            return None;
+        }
+        self.next_ping = now + PING_EVERY_MS;
+        self.nonce += 1;
+        Some(ClientMsg::Ping { nonce: self.nonce })
+    }
+
+    /// The answer to the pending decision. Refused here when it is not one of the legal
+    /// actions (the server would refuse it too); the engine on the server has the last word.
+    pub fn act(&mut self, action: Action) -> Result<ClientMsg, ActRefused> {
+        let Some((id, d)) = &self.decision else {
+            return Err(ActRefused::NoDecision);
+        };
+        if !d.legal.contains(&action) {
+            return Err(ActRefused::NotLegal(action));
+        }
+        let msg = ClientMsg::Act {
+            decision: *id,
+            action,
+        };
+        self.decision = None;
+        Ok(msg)
+    }
+
+    /// Takes one frame received at `now`.
+    pub fn receive(&mut self, text: &str, now: Millis) -> Step {
+        let mut step = Step::default();
+        if self.options.capture_frames {
+            self.frames.push(text.to_string());
+        }
+        let msg = match ServerMsg::parse(text) {
+            Ok(m) => m,
+            Err(e) => {
+                step.updates.push(OnlineUpdate::Error {
+                    code: ErrorCode::BadMessage,
+                    message: format!("from the server: {e}"),
+                });
+                return step;
+            }
+        };
+        if let Some(seq) = msg.seq() {
+            if seq <= self.stats.last_seq {
+                self.stats.duplicates += 1;
+                return step;
+            }
+            if seq != self.stats.last_seq + 1 {
+                self.stats.gaps += 1;
+            }
+            self.stats.last_seq = seq;
+        }
+        self.take(msg, now, &mut step);
+        step
+    }
+
+    fn take(&mut self, msg: ServerMsg, now: Millis, step: &mut Step) {
+        let updates = &mut step.updates;
+        match msg {
+            ServerMsg::Welcome {
+                table,
+                player,
+                players,
+                resumed,
+                ..
+            } => {
+                self.table = Some(table.clone());
+                self.player = Some(player);
+                self.connected = true;
+                updates.push(OnlineUpdate::Joined {
+                    table,
+                    player,
+                    players,
+                    resumed,
+                });
+            }
+            ServerMsg::Snapshot(snap) => {
+                if let Some(v) = snap.view {
+                    self.decision = snap.decision.zip(v.decision.clone());
+                    self.view = Some(v);
+                } else {
+                    self.decision = None;
+                }
+                self.deadline = snap.deadline_ms.map(|ms| now + ms);
+                self.scores = snap.scores;
+                self.auto_play = snap.auto_play;
+                self.match_over = snap.match_over;
+                if self.seen.hand != snap.hand {
+                    self.seen = HandSeen {
+                        hand: snap.hand,
+                        ..HandSeen::default()
+                    };
+                }
+                if self.seen.commitment.is_none() {
+                    self.seen.commitment = snap.commitment;
+                }
+                if let Some((id, decision)) = self.decision.clone() {
+                    updates.push(OnlineUpdate::Decision { id, decision });
+                }
+            }
+            ServerMsg::Commit {
+                hand, commitment, ..
+            } => {
+                let contribution = random_contribution();
+                self.seen = HandSeen {
+                    hand,
+                    commitment: Some(commitment),
+                    contribution: Some(contribution),
+                    refused: false,
+                    events: Vec::new(),
+                };
+                self.view = None;
+                self.decision = None;
+                step.send.push(ClientMsg::Contribute { hand, contribution });
+                updates.push(OnlineUpdate::Committed { hand });
+            }
+            ServerMsg::Event {
+                hand, index, event, ..
+            } => {
+                if hand == self.seen.hand {
+                    self.seen.events.push((index, event.clone()));
+                }
+                updates.push(OnlineUpdate::Event { hand, index, event });
+            }
+            ServerMsg::Decision {
+                id,
+                decision,
+                view,
+                deadline_ms,
+                ..
+            } => {
+                self.view = Some(*view);
+                self.decision = Some((id, decision.clone()));
+                self.deadline = deadline_ms.map(|ms| now + ms);
+                updates.push(OnlineUpdate::Decision { id, decision });
+            }
+            ServerMsg::AutoPlay { on, .. } => {
+                self.auto_play = on;
+                updates.push(OnlineUpdate::AutoPlay { on });
+            }
+            ServerMsg::HandEnd(end) => {
+                let fair = self.check_hand(&end.record, end.hand, end.seat);
+                if fair.is_ok() {
+                    self.stats.hands_verified += 1;
+                } else {
+                    self.stats.hands_unfair += 1;
+                }
+                self.scores = end.scores;
+                self.decision = None;
+                self.records
+                    .push((end.record.clone(), end.seat, fair.clone()));
+                updates.push(OnlineUpdate::HandEnd {
+                    hand: end.hand,
+                    record: Box::new(end.record),
+                    seat: end.seat,
+                    fair,
+                });
+                if self.auto_ready {
+                    step.send.push(ClientMsg::Ready);
+                }
+            }
+            ServerMsg::MatchEnd { scores, .. } => {
+                self.scores = scores;
+                self.match_over = true;
+                self.decision = None;
+                updates.push(OnlineUpdate::MatchEnd { scores });
+            }
+            ServerMsg::Pong { .. } | ServerMsg::Superseded { .. } => {}
+            ServerMsg::Error { code, message } => {
+                if code == ErrorCode::BadContribution {
+                    self.seen.refused = true;
+                }
+                updates.push(OnlineUpdate::Error { code, message });
+            }
+        }
+    }
+
+    /// The fairness check of the hand that just ended.
+    fn check_hand(&self, record: &HandRecord, hand: u32, seat: Seat) -> Result<(), FairnessError> {
+        let Some(commitment) = self
+            .seen
+            .commitment
+            .as_ref()
+            .filter(|_| self.seen.hand == hand)
+        else {
+            return Err(FairnessError::Replay(
+                "the wall's commitment for this hand was never received".into(),
+            ));
+        };
+        let refused = self.seen.refused;
+        let ours = record
+            .fairness
+            .as_ref()
+            .and_then(|f| f.contributions[seat.index()]);
+        if refused && ours.is_some() {
+            // Refused, yet "used": the server is not telling the truth.
+            return Err(FairnessError::Contribution);
+        }
+        verify_hand(
+            record,
+            commitment,
+            seat,
+            self.seen.contribution.as_ref().filter(|_| !refused),
+            &self.seen.events,
+        )
+    }
+
+    /// The table as this seat last saw it (at its last decision, or the snapshot).
+    pub fn view(&self) -> Option<&SeatView> {
+        self.view.as_ref()
+    }
+
+    /// The pending decision and its id.
+    pub fn decision(&self) -> Option<&(u64, Decision)> {
+        self.decision.as_ref()
+    }
+
+    /// When the pending decision's time runs out, on the driver's clock.
+    pub fn deadline(&self) -> Option<Millis> {
+        self.deadline
+    }
+
+    /// The core's hint for the pending decision.
+    pub fn hint(&self) -> Option<Hint> {
+        self.decision.as_ref()?;
+        self.view.as_ref().and_then(hint)
+    }
+
+    /// The hand being played (0-based), or the last one.
+    pub fn hand(&self) -> u32 {
+        self.seen.hand
+    }
+
+    pub fn player(&self) -> Option<u8> {
+        self.player
+    }
+
+    pub fn table_id(&self) -> Option<&str> {
+        self.table.as_deref()
+    }
+
+    pub fn scores(&self) -> [i32; 4] {
+        self.scores
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.match_over
+    }
+
+    pub fn is_connected(&self) -> bool {
+        self.connected
+    }
+
+    pub fn auto_play(&self) -> bool {
+        self.auto_play
+    }
+
+    pub fn stats(&self) -> &StreamStats {
+        &self.stats
+    }
+
+    /// Every finished hand: its record, our seat in it, and its fairness check.
+    pub fn records(&self) -> &[(HandRecord, Seat, Result<(), FairnessError>)] {
+        &self.records
+    }
+
+    /// Every frame received, as text, when captured.
+    pub fn frames(&self) -> &[String] {
+        &self.frames
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(seq: u64, index: u32) -> String {
+        ServerMsg::Event {
+            seq,
+            hand: 0,
+            index,
+            event: Event::DrawGame,
+        }
+        .to_json()
+    }
+
+    #[test]
+    fn the_stream_drops_doubles_and_counts_gaps() {
+        let mut s = SeatStream::new(OnlineOptions::default());
+        let mut shown = Vec::new();
+        for (seq, index) in [(1, 0), (2, 1), (2, 1), (1, 0), (4, 3)] {
+            for u in s.receive(&event(seq, index), 0).updates {
+                if let OnlineUpdate::Event { index, .. } = u {
+                    shown.push(index);
+                }
+            }
+        }
+        assert_eq!(s.stats().last_seq, 4);
+        assert_eq!(s.stats().duplicates, 2);
+        assert_eq!(s.stats().gaps, 1);
+        assert_eq!(shown, [0, 1, 3]);
+    }
+
+    #[test]
+    fn a_commitment_is_answered_with_a_fresh_contribution_and_garbage_is_an_error() {
+        let mut s = SeatStream::new(OnlineOptions::default());
+        let commit = ServerMsg::Commit {
+            seq: 1,
+            hand: 0,
+            commitment: Bytes32([1; 32]),
+            deadline_ms: 100,
+        };
+        let step = s.receive(&commit.to_json(), 0);
+        let [
+            ClientMsg::Contribute {
+                hand: 0,
+                contribution,
+            },
+        ] = step.send.as_slice()
+        else {
+            panic!("{step:?}");
+        };
+        assert_eq!(s.seen.contribution, Some(*contribution));
+        assert_eq!(step.updates, [OnlineUpdate::Committed { hand: 0 }]);
+        let garbage = s.receive("{not json", 0);
+        assert!(garbage.send.is_empty());
+        assert!(matches!(
+            garbage.updates.as_slice(),
+            [OnlineUpdate::Error {
+                code: ErrorCode::BadMessage,
+                ..
+            }]
+        ));
+    }
+
+    #[test]
+    fn the_first_join_makes_the_table_and_later_ones_resume_after_the_last_frame() {
+        let mut s = SeatStream::new(OnlineOptions {
+            people: Some(2),
+            rules: Some("guobiao".into()),
+            ..OnlineOptions::default()
+        });
+        let first = s.join(0);
+        assert!(matches!(
+            first,
+            ClientMsg::Join {
+                people: Some(2),
+                after: None,
+                ..
+            }
+        ));
+        s.receive(&event(1, 0), 10);
+        s.receive(&event(2, 1), 10);
+        let again = s.join(20);
+        assert!(matches!(
+            again,
+            ClientMsg::Join {
+                people: None,
+                rules: None,
+                after: Some(2),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn pings_fall_due_on_the_drivers_clock_and_answers_need_a_decision() {
+        let mut s = SeatStream::new(OnlineOptions::default());
+        s.join(1_000);
+        assert_eq!(s.next_tick(), 1_000 + PING_EVERY_MS);
+        assert_eq!(s.tick(1_000 + PING_EVERY_MS - 1), None);
+        assert_eq!(
+            s.tick(1_000 + PING_EVERY_MS),
+            Some(ClientMsg::Ping { nonce: 1 })
+        );
+        assert_eq!(s.next_tick(), 1_000 + 2 * PING_EVERY_MS);
+        assert_eq!(s.act(Action::Pass), Err(ActRefused::NoDecision));
+        assert_eq!(s.disconnected(None), None);
+        assert!(matches!(
+            s.disconnected(Some("gone".into())),
+            Some(OnlineUpdate::Disconnected { .. })
+        ));
+    }
+}

@@ -1,0 +1,132 @@
+//! The load run's flags.
+
+use std::path::PathBuf;
+
+use tongcheng_core::bot::Level;
+
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct Args {
+    /// Players (one connection each).
+    #[arg(long, default_value_t = 400)]
+    pub players: usize,
+    /// Seconds over which the players arrive.
+    #[arg(long, default_value_t = 10)]
+    pub ramp_secs: u64,
+    /// Seconds of play after the last arrival; then nobody queues again, and the matches
+    /// under way are played to their end.
+    #[arg(long, default_value_t = 60)]
+    pub secs: u64,
+    /// Seconds the matches under way may take to end after the play time.
+    #[arg(long, default_value_t = 300)]
+    pub grace_secs: u64,
+    /// A player's pause before each answer, in milliseconds: MIN,MAX (uniform).
+    #[arg(long, default_value = "800,2500", value_parser = parse_range)]
+    pub think_ms: (u64, u64),
+    /// The bot whose choices the players make.
+    #[arg(long, default_value = "normal")]
+    pub level: Level,
+    /// The rule-set preset queued for.
+    #[arg(long, default_value = "guobiao")]
+    pub rules: String,
+    /// Queue casual instead of ranked.
+    #[arg(long)]
+    pub casual: bool,
+    /// An already running server (http://HOST:PORT on loopback) instead of starting one.
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
+    /// The server binary to start (default: `tongcheng-server` next to this program).
+    #[arg(long, value_name = "PATH")]
+    pub server_bin: Option<PathBuf>,
+    /// The process id of `--server`, to read its memory.
+    #[arg(long, value_name = "PID")]
+    pub server_pid: Option<u32>,
+    /// Started server: hands per match (one round), so matches end within a run.
+    #[arg(long, default_value_t = 1)]
+    pub match_hands: u8,
+    /// Started server: the queue's wait before bots fill empty seats, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub bot_fill_ms: u64,
+    /// Started server: its worker threads (default: one per core).
+    #[arg(long)]
+    pub server_threads: Option<usize>,
+    /// Started servers: this many nodes sharing `--database` (PostgreSQL) and `--nats`;
+    /// player i logs in and queues at node i mod N and plays where the queue seats it.
+    #[arg(long, default_value_t = 1)]
+    pub nodes: usize,
+    /// Started servers' store (default: a temporary SQLite file; several nodes need
+    /// postgres://...).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// Started servers' NATS (several nodes: tables checkpointed, taken over on a node's death).
+    #[arg(long, value_name = "URL")]
+    pub nats: Option<String>,
+    /// Worker threads of the load generator.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Print progress every this many seconds on stderr (0: never).
+    #[arg(long, default_value_t = 10)]
+    pub progress_secs: u64,
+}
+
+/// Longest pause a player may take (the rules' own limits are shorter).
+pub(crate) const MAX_PAUSE_MS: u64 = 600_000;
+
+/// Most players one run drives: one loopback address and a few descriptors each.
+pub(crate) const MAX_PLAYERS: usize = 1_000_000;
+
+fn parse_range(s: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| format!("'{s}' is not MIN,MAX"))?;
+    let a: u64 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{a}' is not a number"))?;
+    let b: u64 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{b}' is not a number"))?;
+    if a > b {
+        return Err(format!("{a} is more than {b}"));
+    }
+    if b > MAX_PAUSE_MS {
+        return Err(format!("pauses are at most {MAX_PAUSE_MS} ms"));
+    }
+    Ok((a, b))
+}
+
+impl Args {
+    /// Refuses flags that cannot make a run.
+    pub(crate) fn check(&self) -> Result<(), String> {
+        if self.players == 0 || self.players > MAX_PLAYERS {
+            return Err(format!("--players must be 1 to {MAX_PLAYERS}"));
+        }
+        if self.nodes == 0 || self.nodes > 16 {
+            return Err("--nodes must be 1 to 16".into());
+        }
+        if self.nodes > 1
+            && !self
+                .database
+                .as_deref()
+                .is_some_and(|d| d.starts_with("postgres"))
+        {
+            return Err(
+                "several nodes share a PostgreSQL store: pass --database postgres://...".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked() {
+        assert_eq!(parse_range("5, 10"), Ok((5, 10)));
+        assert!(parse_range("10,5").is_err());
+        assert!(parse_range("x").is_err());
+        assert!(parse_range("0,18446744073709551615").is_err());
+    }
+}

@@ -1,0 +1,239 @@
+//! One player: a phone's life in a load run. It logs in with its own device key, queues,
+//! sits at the table the queue made, answers every decision with its bot's choice after a
+//! pause, says ready after each hand, and queues again when its match ends, until the play
+//! time is over. Everything it says goes through `tongcheng-client`, as a phone's would.
+//!
+//! Action → event latency is timed for turn actions (discard, kong, self-drawn win): the next
+//! event after a turn action is always its own, which every other seat receives in the same
+//! flush; a claim's answer is not timed, since its event waits for the other seats.
+
+use std::collections::VecDeque;
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use tongcheng_client::{
+    AsyncHttpApi, AsyncSeat, ClientError, HttpOptions, Identity, OnlineOptions, OnlineUpdate,
+};
+use tongcheng_core::bot::{Bot, LevelBot};
+use tongcheng_core::game::{Action, DecisionKind};
+use tongcheng_core::protocol::ClientMsg;
+
+use crate::run::Ctx;
+
+/// Player `i`'s own loopback address: 127.0.0.2 onwards.
+pub(crate) fn address(i: usize) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::from(
+        u32::from(Ipv4Addr::new(127, 0, 0, 2)) + i as u32,
+    ))
+}
+
+/// A pause drawn uniformly from `(min, max)` milliseconds.
+fn pause(rng: &mut ChaCha8Rng, (min, max): (u64, u64)) -> Duration {
+    Duration::from_millis(min + rng.next_u64() % (max - min + 1))
+}
+
+pub(crate) async fn player(ctx: Arc<Ctx>, i: usize) {
+    let ip = address(i);
+    let entry = &ctx.urls[i % ctx.urls.len()];
+    // A connection per request, as the old loopback client made: ten thousand idle pools
+    // would hold as many descriptors on the server.
+    let options = HttpOptions {
+        local_address: Some(ip),
+        keep_alive: false,
+    };
+    let login = async {
+        let mut api = AsyncHttpApi::new(entry, options)?;
+        api.login(&Identity::generate()?, "loadgen", None).await?;
+        Ok::<_, ClientError>(api)
+    };
+    let api = match login.await {
+        Ok(api) => api,
+        Err(e) => return ctx.counters.error(format!("login: {e}")),
+    };
+    let Some(token) = api.token().map(str::to_string) else {
+        return ctx.counters.error("login: no session token".into());
+    };
+    ctx.counters.logged_in.fetch_add(1, Relaxed);
+    let mut rng = ChaCha8Rng::seed_from_u64(i as u64);
+    let mut bot = LevelBot::new(ctx.args.level, i as u64);
+    while !ctx.stopping.load(Relaxed) {
+        let seated = match api
+            .queue(Some(ctx.args.rules.as_str()), !ctx.args.casual)
+            .await
+        {
+            Ok(s) => s,
+            Err(e) => return ctx.counters.error(format!("queue: {e}")),
+        };
+        // The node that runs the table, when it is not the one queued at.
+        let node = if seated.server.is_empty() {
+            entry.as_str()
+        } else {
+            seated.server.as_str()
+        };
+        let c = &ctx.counters;
+        c.matches_started.fetch_add(1, Relaxed);
+        c.playing.fetch_add(1, Relaxed);
+        let mut table = Table {
+            ctx: &ctx,
+            rng: &mut rng,
+            bot: &mut bot,
+            latencies: Vec::new(),
+        };
+        let result = table.play(ip, &token, &seated.table, node).await;
+        let latencies = std::mem::take(&mut table.latencies);
+        c.latencies(latencies);
+        c.playing.fetch_sub(1, Relaxed);
+        match result {
+            Ok(()) => {
+                c.matches_finished.fetch_add(1, Relaxed);
+            }
+            Err(e) => return c.error(format!("table {}: {e}", seated.table)),
+        }
+    }
+}
+
+/// An answer waiting for its pause.
+enum Answer {
+    /// An action; `timed`: a turn action, whose event is timed.
+    Act {
+        action: Action,
+        timed: bool,
+    },
+    Ready,
+}
+
+/// One match at one table.
+struct Table<'a> {
+    ctx: &'a Ctx,
+    rng: &'a mut ChaCha8Rng,
+    bot: &'a mut LevelBot,
+    /// Turn action → its event, in microseconds.
+    latencies: Vec<u32>,
+}
+
+impl Table<'_> {
+    /// Joins, answers every decision after a pause and says ready after each hand, until
+    /// the match ends.
+    async fn play(
+        &mut self,
+        ip: IpAddr,
+        token: &str,
+        table: &str,
+        node: &str,
+    ) -> Result<(), String> {
+        let options = OnlineOptions {
+            table: Some(table.to_string()),
+            ..OnlineOptions::default()
+        };
+        // Ready is said after a pause, as a person would: not by the stream at once.
+        let mut seat = AsyncSeat::connect(node, token, options, Some(ip), false)
+            .await
+            .map_err(|e| format!("join: {e}"))?;
+        let result = self.answer_all(&mut seat).await;
+        seat.close().await;
+        result
+    }
+
+    async fn answer_all(&mut self, seat: &mut AsyncSeat) -> Result<(), String> {
+        let c = &self.ctx.counters;
+        let think = self.ctx.args.think_ms;
+        let mut pending: VecDeque<(Instant, Answer)> = VecDeque::new();
+        let mut timing: Option<Instant> = None;
+        loop {
+            let until = pending.front().map(|p| p.0);
+            let update = seat.next_update(until).await.map_err(|e| e.to_string())?;
+            let Some(update) = update else {
+                let now = Instant::now();
+                while pending.front().is_some_and(|p| p.0 <= now) {
+                    let Some((_, answer)) = pending.pop_front() else {
+                        break;
+                    };
+                    match answer {
+                        Answer::Act { action, timed } => {
+                            c.actions.fetch_add(1, Relaxed);
+                            if timed {
+                                timing = Some(Instant::now());
+                            }
+                            seat.act(action).await.map_err(|e| format!("act: {e}"))?;
+                        }
+                        Answer::Ready => seat
+                            .send(ClientMsg::Ready)
+                            .await
+                            .map_err(|e| format!("ready: {e}"))?,
+                    }
+                }
+                continue;
+            };
+            let stale = |p: &(Instant, Answer)| matches!(p.1, Answer::Act { .. });
+            match update {
+                OnlineUpdate::Event { .. } => {
+                    if let Some(at) = timing.take() {
+                        let us = at.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                        self.latencies.push(us);
+                    }
+                    // Every event moves the game on: an answer not yet sent is stale.
+                    pending.retain(|p| !stale(p));
+                }
+                OnlineUpdate::Decision { decision, .. } => {
+                    pending.retain(|p| !stale(p));
+                    let view = seat.stream().view().ok_or("a decision without a view")?;
+                    let action = self.bot.choose(view);
+                    let timed = decision.kind == DecisionKind::Turn;
+                    let at = Instant::now() + pause(self.rng, think);
+                    pending.push_back((at, Answer::Act { action, timed }));
+                    pending.make_contiguous().sort_by_key(|p| p.0);
+                }
+                OnlineUpdate::HandEnd { hand, fair, .. } => {
+                    c.hands_played.fetch_add(1, Relaxed);
+                    if let Err(e) = fair {
+                        c.error(format!("hand {hand} failed its fairness check: {e}"));
+                    }
+                    pending.retain(|p| !stale(p));
+                    self.bot.new_hand(self.rng.next_u64());
+                    let at = Instant::now() + pause(self.rng, think);
+                    pending.push_back((at, Answer::Ready));
+                    pending.make_contiguous().sort_by_key(|p| p.0);
+                }
+                OnlineUpdate::AutoPlay { on: true } => {
+                    c.auto_play.fetch_add(1, Relaxed);
+                }
+                OnlineUpdate::MatchEnd { .. } => return Ok(()),
+                OnlineUpdate::Error { code, message } => {
+                    c.error(format!("error frame {code:?}: {message}"));
+                }
+                OnlineUpdate::Disconnected { reason } => return Err(reason),
+                OnlineUpdate::Joined { .. }
+                | OnlineUpdate::Committed { .. }
+                | OnlineUpdate::AutoPlay { on: false } => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_have_their_own_loopback_addresses() {
+        assert_eq!(address(0).to_string(), "127.0.0.2");
+        assert_eq!(address(254).to_string(), "127.0.1.0");
+        let all: std::collections::HashSet<IpAddr> = (0..20_000).map(address).collect();
+        assert_eq!(all.len(), 20_000);
+        assert!(all.iter().all(IpAddr::is_loopback));
+    }
+
+    #[test]
+    fn pauses_stay_in_their_range() {
+        let mut r = ChaCha8Rng::seed_from_u64(7);
+        assert!((0..1000).all(|_| {
+            let p = pause(&mut r, (3, 9)).as_millis();
+            (3..=9).contains(&p)
+        }));
+        assert_eq!(pause(&mut r, (5, 5)), Duration::from_millis(5));
+    }
+}

@@ -1,0 +1,107 @@
+//! What a run measured, and the counters the players keep while it runs.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use tongcheng_client::LockExt;
+
+/// What the run measured; printed as one JSON object.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Report {
+    pub players: usize,
+    /// Server nodes the players were spread over.
+    pub nodes: usize,
+    /// Most table connections open on the server at once (its `/metrics` gauge).
+    pub connected_peak: usize,
+    /// Most tables running on the server at once.
+    pub tables_peak: usize,
+    pub matches_started: u64,
+    pub matches_finished: u64,
+    /// Hands ended, counted once per player at the table.
+    pub hands_played: u64,
+    pub actions: u64,
+    pub actions_per_sec: f64,
+    pub latency_samples: usize,
+    pub latency_p50_ms: f64,
+    pub latency_p99_ms: f64,
+    pub latency_max_ms: f64,
+    /// Errors of any kind: refused requests, error frames, lost connections, matches not
+    /// finished in time. The first few are in `error_examples`.
+    pub errors: u64,
+    pub error_examples: Vec<String>,
+    /// Decisions the server played for a player because its answer came too late.
+    pub auto_play: u64,
+    /// The server process's resident memory before the players came and at its peak.
+    pub server_rss_baseline_mb: Option<f64>,
+    pub server_rss_peak_mb: Option<f64>,
+    /// (peak − baseline) / most connections at once.
+    pub server_kb_per_player: Option<f64>,
+    /// CPU seconds the server process used during the run.
+    pub server_cpu_secs: Option<f64>,
+    pub secs: f64,
+}
+
+/// Counters shared by the players and the monitor.
+#[derive(Default)]
+pub(crate) struct Counters {
+    pub(crate) logged_in: AtomicU64,
+    pub(crate) playing: AtomicU64,
+    pub(crate) matches_started: AtomicU64,
+    pub(crate) matches_finished: AtomicU64,
+    pub(crate) hands_played: AtomicU64,
+    pub(crate) actions: AtomicU64,
+    pub(crate) errors: AtomicU64,
+    pub(crate) auto_play: AtomicU64,
+    pub(crate) examples: Mutex<Vec<String>>,
+    pub(crate) latencies_us: Mutex<Vec<u32>>,
+}
+
+impl Counters {
+    pub(crate) fn error(&self, what: String) {
+        self.errors.fetch_add(1, Relaxed);
+        let mut ex = self.examples.locked();
+        if ex.len() < 10 {
+            ex.push(what);
+        }
+    }
+
+    /// A player's action → event latencies, kept for the report.
+    pub(crate) fn latencies(&self, samples: Vec<u32>) {
+        if !samples.is_empty() {
+            self.latencies_us.locked().extend(samples);
+        }
+    }
+}
+
+/// The `q` quantile of sorted microseconds, in milliseconds (0 without samples).
+pub(crate) fn quantile_ms(sorted_us: &[u32], q: f64) -> f64 {
+    if sorted_us.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted_us.len() as f64 - 1.0) * q).round() as usize;
+    f64::from(sorted_us[i]) / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_pick_the_nearest_sample() {
+        assert_eq!(quantile_ms(&[], 0.5), 0.0);
+        let us: Vec<u32> = (1..=101).map(|i| i * 1000).collect();
+        assert_eq!(quantile_ms(&us, 0.5), 51.0);
+        assert_eq!(quantile_ms(&us, 0.99), 100.0);
+        assert_eq!(quantile_ms(&us, 1.0), 101.0);
+    }
+
+    #[test]
+    fn errors_are_counted_and_the_first_ten_kept() {
+        let c = Counters::default();
+        for i in 0..12 {
+            c.error(format!("e{i}"));
+        }
+        assert_eq!(c.errors.load(Relaxed), 12);
+        assert_eq!(c.examples.lock().unwrap().len(), 10);
+    }
+}

@@ -1,0 +1,234 @@
+//! A run: the server(s) started, the players spread over the ramp, the play time, the
+//! matches under way played to their end, and the report.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use tongcheng_client::api::endpoints::Metrics;
+use tongcheng_client::api::{NoBody, NoParams};
+use tongcheng_client::{AsyncHttpApi, HttpOptions, LockExt, RetryPolicy};
+
+use crate::args::Args;
+use crate::player::player;
+use crate::report::{Counters, Report, quantile_ms};
+use crate::server::{ServerProcess, cpu_secs, nats_prefix, rss_kb};
+
+/// What the players share.
+pub(crate) struct Ctx {
+    pub(crate) args: Args,
+    /// The nodes' addresses: player i enters at node i mod N.
+    pub(crate) urls: Vec<String>,
+    pub(crate) counters: Counters,
+    /// Past the play time: players do not queue again.
+    pub(crate) stopping: AtomicBool,
+}
+
+/// Runs the load and returns its report.
+pub(crate) fn run(args: &Args) -> Result<Report, String> {
+    args.check()?;
+    let mut servers = Vec::new();
+    match &args.server {
+        Some(url) => servers.push(ServerProcess::existing(url, args.server_pid)?),
+        None => {
+            for n in 0..args.nodes {
+                servers.push(ServerProcess::start(args, n)?);
+            }
+        }
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(args.threads.max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let result = rt.block_on(drive(args, &servers));
+    for s in &mut servers {
+        s.stop();
+    }
+    if let (Some(nats), None) = (&args.nats, &args.server) {
+        // The run's checkpoint bucket: NATS keeps streams on disk.
+        let stream = format!("KV_{}_tables", nats_prefix());
+        rt.block_on(async {
+            if let Ok(c) = async_nats::connect(nats.as_str()).await {
+                let _ = async_nats::jetstream::new(c).delete_stream(&stream).await;
+            }
+        });
+    }
+    result
+}
+
+/// A figure summed over the nodes, when every node has it.
+fn summed<T: std::iter::Sum<T>>(
+    servers: &[ServerProcess],
+    f: impl Fn(u32) -> Option<T>,
+) -> Option<T> {
+    servers.iter().map(|s| s.pid.and_then(&f)).sum()
+}
+
+async fn drive(args: &Args, servers: &[ServerProcess]) -> Result<Report, String> {
+    let ctx = Arc::new(Ctx {
+        args: args.clone(),
+        urls: servers.iter().map(|s| s.url.clone()).collect(),
+        counters: Counters::default(),
+        stopping: AtomicBool::new(false),
+    });
+    let pids: Vec<u32> = servers.iter().filter_map(|s| s.pid).collect();
+    let baseline = summed(servers, rss_kb);
+    let cpu_start = summed(servers, cpu_secs);
+    let start = Instant::now();
+    let done = Arc::new(AtomicBool::new(false));
+    let monitor = tokio::spawn(monitor(ctx.clone(), pids, done.clone(), start));
+    let mut players = Vec::with_capacity(args.players);
+    let ramp = Duration::from_secs(args.ramp_secs);
+    for i in 0..args.players {
+        let at = start + ramp.mul_f64(i as f64 / args.players as f64);
+        let ctx = ctx.clone();
+        players.push(tokio::spawn(async move {
+            tokio::time::sleep_until(at.into()).await;
+            player(ctx, i).await;
+        }));
+    }
+    let play_end = start + ramp + Duration::from_secs(args.secs);
+    tokio::time::sleep_until(play_end.into()).await;
+    ctx.stopping.store(true, Relaxed);
+    let grace = tokio::time::sleep(Duration::from_secs(args.grace_secs));
+    tokio::pin!(grace);
+    let mut left = players.len();
+    for p in &mut players {
+        tokio::select! {
+            _ = p => left -= 1,
+            () = &mut grace => break,
+        }
+    }
+    if left > 0 {
+        ctx.counters.error(format!(
+            "{left} players still playing {} s after the play time",
+            args.grace_secs
+        ));
+        for p in &players {
+            p.abort();
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    done.store(true, Relaxed);
+    let peaks = monitor.await.map_err(|e| e.to_string())?;
+    let c = &ctx.counters;
+    let mut lat = std::mem::take(&mut *c.latencies_us.locked());
+    lat.sort_unstable();
+    let actions = c.actions.load(Relaxed);
+    let kb_per_player = match (baseline, peaks.rss_kb) {
+        (Some(b), Some(p)) if peaks.connections > 0 => {
+            Some(p.saturating_sub(b) as f64 / peaks.connections as f64)
+        }
+        _ => None,
+    };
+    Ok(Report {
+        players: args.players,
+        nodes: servers.len(),
+        connected_peak: peaks.connections,
+        tables_peak: peaks.tables,
+        matches_started: c.matches_started.load(Relaxed),
+        matches_finished: c.matches_finished.load(Relaxed),
+        hands_played: c.hands_played.load(Relaxed),
+        actions,
+        actions_per_sec: actions as f64 / secs,
+        latency_samples: lat.len(),
+        latency_p50_ms: quantile_ms(&lat, 0.5),
+        latency_p99_ms: quantile_ms(&lat, 0.99),
+        latency_max_ms: quantile_ms(&lat, 1.0),
+        errors: c.errors.load(Relaxed),
+        error_examples: c.examples.locked().clone(),
+        auto_play: c.auto_play.load(Relaxed),
+        server_rss_baseline_mb: baseline.map(|b| b as f64 / 1024.0),
+        server_rss_peak_mb: peaks.rss_kb.map(|p| p as f64 / 1024.0),
+        server_kb_per_player: kb_per_player,
+        server_cpu_secs: match (cpu_start, summed(servers, cpu_secs)) {
+            (Some(a), Some(b)) => Some(b - a),
+            _ => None,
+        },
+        secs,
+    })
+}
+
+#[derive(Default)]
+struct Peaks {
+    connections: usize,
+    tables: usize,
+    rss_kb: Option<u64>,
+}
+
+/// A gauge's value in Prometheus text (0 when absent).
+fn gauge(text: &str, name: &str) -> usize {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Reads the servers' gauges and memory every second; prints progress.
+async fn monitor(ctx: Arc<Ctx>, pids: Vec<u32>, done: Arc<AtomicBool>, start: Instant) -> Peaks {
+    let mut peaks = Peaks::default();
+    let mut last_print = Instant::now();
+    let rss_now = || -> Option<u64> {
+        (!pids.is_empty()).then(|| pids.iter().filter_map(|p| rss_kb(*p)).sum())
+    };
+    // One try each second: a late answer is read again at the next.
+    let once = RetryPolicy {
+        attempts: 1,
+        ..RetryPolicy::default()
+    };
+    let nodes: Vec<AsyncHttpApi> = ctx
+        .urls
+        .iter()
+        .filter_map(|u| {
+            AsyncHttpApi::new(u, HttpOptions::default())
+                .ok()
+                .map(|a| a.with_retry(once))
+        })
+        .collect();
+    while !done.load(Relaxed) {
+        // Every node's gauges, summed.
+        let (mut connections, mut tables) = (0, 0);
+        for node in &nodes {
+            let read = node.call::<Metrics>(&NoParams {}, &NoParams {}, &NoBody);
+            if let Ok(Ok(text)) = tokio::time::timeout(Duration::from_secs(5), read).await {
+                connections += gauge(&text.0, "tongcheng_online_connections");
+                tables += gauge(&text.0, "tongcheng_online_tables");
+            }
+        }
+        peaks.connections = peaks.connections.max(connections);
+        peaks.tables = peaks.tables.max(tables);
+        if let Some(rss) = rss_now() {
+            peaks.rss_kb = Some(peaks.rss_kb.map_or(rss, |p| p.max(rss)));
+        }
+        let every = ctx.args.progress_secs;
+        if every > 0 && last_print.elapsed() >= Duration::from_secs(every) {
+            last_print = Instant::now();
+            let c = &ctx.counters;
+            eprintln!(
+                "loadgen {:>5.0} s: {} logged in, {} at tables, {} matches finished, {} actions, {} errors, server {} MB",
+                start.elapsed().as_secs_f64(),
+                c.logged_in.load(Relaxed),
+                c.playing.load(Relaxed),
+                c.matches_finished.load(Relaxed),
+                c.actions.load(Relaxed),
+                c.errors.load(Relaxed),
+                rss_now().map_or(0, |k| k / 1024),
+            );
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    peaks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gauges_are_read_by_their_whole_name() {
+        let text = "# TYPE x gauge\ntongcheng_online_connections_total 9\ntongcheng_online_connections 12\ntongcheng_online_tables 3\n";
+        assert_eq!(gauge(text, "tongcheng_online_connections"), 12);
+        assert_eq!(gauge(text, "tongcheng_online_tables"), 3);
+        assert_eq!(gauge(text, "tongcheng_absent"), 0);
+    }
+}

@@ -1,0 +1,86 @@
+//! A small load run, as CI can afford it: 400 players on loopback log in, queue (ranked, each
+//! from its own address), play one-hand matches at a quick pace for 30 s of queueing, and
+//! every match they started must finish with no error of any kind (every hand's wall checked
+//! by the players' seat streams too). The server runs in this test's process, on its own
+//! runtime; the load generator is the real binary, pointed at it with `--server` and this
+//! process's id (so its memory is the server's, with the test's small share). The figures for
+//! 10,000 players come from the same binary in release (docs/server.md).
+
+use std::process::Command;
+
+use serde_json::Value;
+use tongcheng_server::{Config, Shared, serve, store};
+
+#[test]
+fn four_hundred_players_finish_every_match_without_an_error() {
+    let dir = std::env::temp_dir().join(format!("tongcheng-loadgen-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = store::open(&format!("sqlite:{}", dir.join("server.db").display())).unwrap();
+    let mut config = Config::default();
+    config.online.queue.bot_fill_ms = 3000;
+    config.online.ready_ms = 5000;
+    config.online.match_hands = Some(1);
+    config.online.max_tables = 300;
+    let state = Shared::new(store, config).unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(serve(listener, state, async {
+        let _ = stopped.await;
+    }));
+    let pid = std::process::id().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_tongcheng-loadgen"))
+        .args([
+            "--server",
+            &url,
+            "--server-pid",
+            &pid,
+            "--players",
+            "400",
+            "--ramp-secs",
+            "5",
+            "--secs",
+            "25",
+            "--grace-secs",
+            "240",
+            "--think-ms",
+            "150,500",
+            "--progress-secs",
+            "0",
+        ])
+        .output()
+        .expect("the load generator runs");
+    let _ = stop.send(());
+    let _ = rt.block_on(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the load run failed: {stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
+    eprintln!("{report}");
+    assert_eq!(report["errors"], 0, "{report}\n{stderr}");
+    assert_eq!(report["players"], 400);
+    assert_eq!(report["connected_peak"], 400, "{report}");
+    let started = report["matches_started"].as_u64().unwrap();
+    assert!(started >= 400, "{report}");
+    assert_eq!(
+        report["matches_finished"].as_u64(),
+        Some(started),
+        "{report}"
+    );
+    assert!(report["tables_peak"].as_u64().unwrap() >= 100, "{report}");
+    assert!(
+        report["latency_samples"].as_u64().unwrap() > 1000,
+        "{report}"
+    );
+    assert!(
+        report["server_kb_per_player"].as_f64().is_some(),
+        "{report}"
+    );
+}
