@@ -19,31 +19,16 @@ use tongcheng_api::sync::{PullQuery, PullResponse, UploadRequest, UploadResponse
 use tongcheng_api::{Endpoint, Method, NoBody, NoParams, RequestBody, ResponseBody};
 
 use crate::error::{ClientError, describe};
-pub use crate::http_call::{HttpOptions, RetryPolicy};
 use crate::http_call::{
-    USER_AGENT, answer, base_url, login_retryable, prepare, reqwest_method, retry_after, transient,
+    Api, Tried, USER_AGENT, answer, base_url, login_retryable, prepare, reqwest_method, retry_after,
 };
+pub use crate::http_call::{HttpOptions, RetryPolicy};
 use crate::identity::Identity;
 use crate::matchmaking::{QUEUE_POLL_LIMIT, QueueWait, check_room, check_room_code};
 use crate::sync::SyncTransport;
 
-/// The server's API over HTTP.
-pub struct HttpApi {
-    base: String,
-    http: Client,
-    retry: RetryPolicy,
-    token: Option<String>,
-}
-
-impl std::fmt::Debug for HttpApi {
-    // The session token stays out of logs.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HttpApi")
-            .field("base", &self.base)
-            .field("logged_in", &self.token.is_some())
-            .finish_non_exhaustive()
-    }
-}
+/// The server's API over HTTP, blocking.
+pub type HttpApi = Api<Client>;
 
 impl HttpApi {
     /// An API client for the server at `server` (`http://host:port` or `https://...`).
@@ -65,31 +50,7 @@ impl HttpApi {
         let http = http
             .build()
             .map_err(|e| ClientError::Network(e.to_string()))?;
-        Ok(HttpApi {
-            base,
-            http,
-            retry: RetryPolicy::default(),
-            token: None,
-        })
-    }
-
-    pub fn with_retry(mut self, retry: RetryPolicy) -> HttpApi {
-        self.retry = retry;
-        self
-    }
-
-    /// Sends requests with this session token.
-    pub fn set_token(&mut self, token: Option<String>) {
-        self.token = token;
-    }
-
-    /// The session token, once logged in (an online table's connection sends it too).
-    pub fn token(&self) -> Option<&str> {
-        self.token.as_deref()
-    }
-
-    pub fn base(&self) -> &str {
-        &self.base
+        Ok(Api::from_parts(base, http))
     }
 
     fn request(&self, method: Method, path: &str) -> RequestBuilder {
@@ -104,32 +65,26 @@ impl HttpApi {
 
     /// Sends what `build` makes, retrying transient failures; the successful response.
     fn send(&self, build: impl Fn() -> RequestBuilder) -> Result<Response, ClientError> {
-        let mut retry = 0;
+        let mut tries = 0;
         loop {
-            let last = retry + 1 >= self.retry.attempts.max(1);
-            let wait = match build().send() {
+            let (tried, err) = match build().send() {
                 Ok(resp) if resp.status().is_success() => return Ok(resp),
                 Ok(resp) => {
                     let status = resp.status().as_u16();
-                    let after = retry_after(resp.headers());
-                    let err = server_error(status, resp);
-                    if !transient(status)
-                        || last
-                        || after.is_some_and(|a| a > self.retry.max_retry_after)
-                    {
-                        return Err(err);
-                    }
-                    after.unwrap_or_else(|| self.retry.backoff(retry))
+                    let retry_after = retry_after(resp.headers());
+                    let tried = Tried::Refused {
+                        status,
+                        retry_after,
+                    };
+                    (tried, server_error(status, resp))
                 }
-                Err(e) => {
-                    if last {
-                        return Err(ClientError::Network(describe(&e)));
-                    }
-                    self.retry.backoff(retry)
-                }
+                Err(e) => (Tried::NoAnswer, ClientError::Network(describe(&e))),
             };
-            std::thread::sleep(wait);
-            retry += 1;
+            match self.retry.again(tries, tried) {
+                Some(wait) => std::thread::sleep(wait),
+                None => return Err(err),
+            }
+            tries += 1;
         }
     }
 

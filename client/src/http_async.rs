@@ -14,30 +14,14 @@ use tongcheng_api::{Endpoint, NoBody, NoParams, RequestBody, ResponseBody};
 
 use crate::error::{ClientError, describe};
 use crate::http_call::{
-    HttpOptions, RetryPolicy, USER_AGENT, answer, base_url, login_retryable, prepare,
-    reqwest_method, retry_after, transient,
+    Api, HttpOptions, RetryPolicy, Tried, USER_AGENT, answer, base_url, login_retryable, prepare,
+    reqwest_method, retry_after,
 };
 use crate::identity::Identity;
 use crate::matchmaking::QUEUE_POLL_LIMIT;
 
 /// The server's API over HTTP, on the caller's tokio runtime.
-#[derive(Clone)]
-pub struct AsyncHttpApi {
-    base: String,
-    http: Client,
-    retry: RetryPolicy,
-    token: Option<String>,
-}
-
-impl std::fmt::Debug for AsyncHttpApi {
-    // The session token stays out of logs.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AsyncHttpApi")
-            .field("base", &self.base)
-            .field("logged_in", &self.token.is_some())
-            .finish_non_exhaustive()
-    }
-}
+pub type AsyncHttpApi = Api<Client>;
 
 impl AsyncHttpApi {
     /// An API client for the server at `server` (`http://host:port` or `https://...`).
@@ -54,31 +38,7 @@ impl AsyncHttpApi {
         let http = http
             .build()
             .map_err(|e| ClientError::Network(e.to_string()))?;
-        Ok(AsyncHttpApi {
-            base,
-            http,
-            retry: RetryPolicy::default(),
-            token: None,
-        })
-    }
-
-    pub fn with_retry(mut self, retry: RetryPolicy) -> AsyncHttpApi {
-        self.retry = retry;
-        self
-    }
-
-    /// Sends requests with this session token.
-    pub fn set_token(&mut self, token: Option<String>) {
-        self.token = token;
-    }
-
-    /// The session token, once logged in (an online table's connection sends it too).
-    pub fn token(&self) -> Option<&str> {
-        self.token.as_deref()
-    }
-
-    pub fn base(&self) -> &str {
-        &self.base
+        Ok(Api::from_parts(base, http))
     }
 
     fn request<E: Endpoint>(
@@ -114,29 +74,24 @@ impl AsyncHttpApi {
     ) -> Result<Response, ClientError> {
         let mut tries = 0;
         loop {
-            let last = tries + 1 >= retry.attempts.max(1);
-            let wait = match build().send().await {
+            let (tried, err) = match build().send().await {
                 Ok(resp) if resp.status().is_success() => return Ok(resp),
                 Ok(resp) => {
                     let status = resp.status().as_u16();
-                    let after = retry_after(resp.headers());
-                    let err = ClientError::refused(status, &resp.text().await.unwrap_or_default());
-                    if !transient(status)
-                        || last
-                        || after.is_some_and(|a| a > retry.max_retry_after)
-                    {
-                        return Err(err);
-                    }
-                    after.unwrap_or_else(|| retry.backoff(tries))
+                    let retry_after = retry_after(resp.headers());
+                    let tried = Tried::Refused {
+                        status,
+                        retry_after,
+                    };
+                    let text = resp.text().await.unwrap_or_default();
+                    (tried, ClientError::refused(status, &text))
                 }
-                Err(e) => {
-                    if last {
-                        return Err(ClientError::Network(describe(&e)));
-                    }
-                    retry.backoff(tries)
-                }
+                Err(e) => (Tried::NoAnswer, ClientError::Network(describe(&e))),
             };
-            tokio::time::sleep(wait).await;
+            match retry.again(tries, tried) {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => return Err(err),
+            }
             tries += 1;
         }
     }

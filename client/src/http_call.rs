@@ -32,7 +32,40 @@ impl Default for RetryPolicy {
     }
 }
 
+/// How one try ended, as far as retrying goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tried {
+    /// The server answered `status` (not a success), with a `Retry-After` or without.
+    Refused {
+        status: u16,
+        retry_after: Option<Duration>,
+    },
+    /// No answer: no connection, a timeout, a cut connection.
+    NoAnswer,
+}
+
 impl RetryPolicy {
+    /// Whether try number `tries` (from 0), which ended as `tried`, is tried again, and after
+    /// how long: transient failures only, within the attempts, and never after a longer
+    /// `Retry-After` than the policy honours. Both transports ask this; they only wait.
+    pub(crate) fn again(&self, tries: u32, tried: Tried) -> Option<Duration> {
+        if tries + 1 >= self.attempts.max(1) {
+            return None;
+        }
+        match tried {
+            Tried::NoAnswer => Some(self.backoff(tries)),
+            Tried::Refused {
+                status,
+                retry_after,
+            } => {
+                if !transient(status) || retry_after.is_some_and(|a| a > self.max_retry_after) {
+                    return None;
+                }
+                Some(retry_after.unwrap_or_else(|| self.backoff(tries)))
+            }
+        }
+    }
+
     pub(crate) fn backoff(&self, retry: u32) -> Duration {
         let d = self
             .base_delay
@@ -41,6 +74,57 @@ impl RetryPolicy {
         // Up to a quarter more, so many phones cut off together do not come back together.
         let jitter = (tongcheng_core::clock::unix_nanos() % 1000) as f64;
         d + d.mul_f64(jitter / 4000.0)
+    }
+}
+
+/// The server's API over HTTP: its address, the retry policy and the session token, with
+/// reqwest's blocking client ([`crate::HttpApi`]) or its async one ([`crate::AsyncHttpApi`]).
+/// What both keep and show is here once; each sends in its own way.
+#[derive(Clone)]
+pub struct Api<C> {
+    pub(crate) base: String,
+    pub(crate) http: C,
+    pub(crate) retry: RetryPolicy,
+    pub(crate) token: Option<String>,
+}
+
+impl<C> std::fmt::Debug for Api<C> {
+    // The session token stays out of logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpApi")
+            .field("base", &self.base)
+            .field("logged_in", &self.token.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C> Api<C> {
+    pub(crate) fn from_parts(base: String, http: C) -> Api<C> {
+        Api {
+            base,
+            http,
+            retry: RetryPolicy::default(),
+            token: None,
+        }
+    }
+
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Api<C> {
+        self.retry = retry;
+        self
+    }
+
+    /// Sends requests with this session token.
+    pub fn set_token(&mut self, token: Option<String>) {
+        self.token = token;
+    }
+
+    /// The session token, once logged in (an online table's connection sends it too).
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    pub fn base(&self) -> &str {
+        &self.base
     }
 }
 
@@ -134,4 +218,38 @@ pub(crate) fn login_retryable(e: &ClientError) -> bool {
                 ..
             }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_transient_failures_are_tried_again_within_the_policy() {
+        let p = RetryPolicy {
+            attempts: 3,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(1),
+            max_retry_after: Duration::from_secs(10),
+        };
+        let refused = |status, secs: Option<u64>| Tried::Refused {
+            status,
+            retry_after: secs.map(Duration::from_secs),
+        };
+        let first = p.again(0, Tried::NoAnswer).expect("no answer is retried");
+        assert!((Duration::from_millis(100)..=Duration::from_millis(125)).contains(&first));
+        assert_eq!(
+            p.again(1, refused(503, Some(2))),
+            Some(Duration::from_secs(2))
+        );
+        assert_eq!(p.again(2, Tried::NoAnswer), None, "three tries in all");
+        assert_eq!(p.again(0, refused(400, None)), None, "a refusal is final");
+        assert_eq!(
+            p.again(0, refused(429, Some(60))),
+            None,
+            "too long a Retry-After"
+        );
+        let once = RetryPolicy { attempts: 1, ..p };
+        assert_eq!(once.again(0, Tried::NoAnswer), None);
+    }
 }

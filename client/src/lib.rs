@@ -39,6 +39,7 @@ pub use tongcheng_api as api;
 pub use error::ClientError;
 pub use http::{HttpApi, HttpOptions, RetryPolicy};
 pub use http_async::AsyncHttpApi;
+pub use http_call::Api;
 pub use identity::Identity;
 pub use locks::{CondvarExt, LockExt};
 pub use matchmaking::{QueueWait, check_room, check_room_code};

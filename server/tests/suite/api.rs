@@ -661,10 +661,7 @@ async fn device_names_are_cleaned_and_times_bounded() {
     );
 
     let record = serde_json::to_value(&hands(1, 4)[0]).unwrap();
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64;
+    let now = tongcheng_core::clock::unix_secs();
     for (played_at, want) in [
         (json!(i64::MIN), "bad_time"),
         (json!(0), "bad_time"),
