@@ -432,7 +432,7 @@ def main():
     binary = sys.argv[1]
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 6000
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    rules = sys.argv[4] if len(sys.argv) > 4 else os.path.join(here, "..", "..", "..", "shared", "rules", "mcr-fans.tsv")
+    rules = sys.argv[4] if len(sys.argv) > 4 else os.path.join(here, "..", "..", "docs", "rules", "mcr-fans.tsv")
     by_zh, by_en = load_names(rules)
     rng = random.Random(seed)
     hands = []

@@ -1,7 +1,7 @@
 //! Chinese Official (国标, MCR) scoring: the fan (番) breakdown of a winning hand.
 //!
-//! The rules are `shared/rules/mcr-fans.tsv` (the 81 fans) and `mcr-scoring.md` (how they
-//! combine). A hand is read in every way its tiles allow — every regular decomposition and
+//! The rules are `docs/rules/mcr-fans.tsv` (the 81 fans) and `docs/rules/mcr-scoring.md` (how
+//! they combine). A hand is read in every way its tiles allow — every regular decomposition and
 //! every special shape — and the reading with the highest total counts (就高不就低). Within a
 //! reading each fan's `excludes` list is applied as written (never closed transitively), some
 //! of them only to the fan's own sets (§3.2); the four 1-point chow fans are limited by the
@@ -581,9 +581,9 @@ mod tests {
 
     #[test]
     fn table_matches_the_rules_file() {
-        // The 81 fans as the rules state them (name, points, what each excludes), kept as data
-        // beside the tests so the code's table is checked against the rules on every run.
-        let text = include_str!("../../../tests/fixtures/mcr-fans.tsv");
+        // The 81 fans as the rules state them (name, points, what each excludes): the code's
+        // table is checked against the rules' own list on every run.
+        let text = include_str!("../../../../docs/rules/mcr-fans.tsv");
         let mut n = 0;
         for line in text.lines().skip(1) {
             let cols: Vec<&str> = line.split('\t').collect();
