@@ -7,8 +7,10 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Extension};
+use axum::http::{HeaderName, HeaderValue, header};
 use tower::ServiceBuilder;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::openapi::OpenApi;
 
@@ -43,8 +45,19 @@ pub fn router_and_document(state: AppState) -> (Router, OpenApi) {
             crate::metrics::track,
         ))
         .layer(traced)
+        .layer(always(header::CACHE_CONTROL, "no-store"))
+        .layer(always(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(always(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(always(header::REFERRER_POLICY, "no-referrer"))
         .with_state(state);
     (router, doc)
+}
+
+/// A header every answer carries, whatever the handler set. Together they say: nothing is
+/// cached (answers carry tokens and private hands), nothing is sniffed into another type, no
+/// page frames the API, and no referrer leaves.
+fn always(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
 }
 
 /// The HTTP API.

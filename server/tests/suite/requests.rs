@@ -47,3 +47,27 @@ async fn every_answer_carries_a_request_id_and_a_clients_own_is_kept() {
     assert_eq!(request_id(&own), "phone-42");
     contract.assert_kept();
 }
+
+/// Every answer, refusals included, says not to cache it, not to sniff it and not to frame it.
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let (base, contract) = start(Config::default()).await;
+    let http = reqwest::Client::new();
+    for r in [
+        http.get(format!("{base}/healthz")).send().await.unwrap(),
+        http.get(format!("{base}/nowhere")).send().await.unwrap(),
+        http.post(format!("{base}/v1/auth/challenge"))
+            .send()
+            .await
+            .unwrap(),
+        http.get(format!("{base}/v1/account")).send().await.unwrap(),
+    ] {
+        let h = r.headers();
+        let url = r.url().to_string();
+        assert_eq!(h["cache-control"], "no-store", "{url}");
+        assert_eq!(h["x-content-type-options"], "nosniff", "{url}");
+        assert_eq!(h["x-frame-options"], "DENY", "{url}");
+        assert_eq!(h["referrer-policy"], "no-referrer", "{url}");
+    }
+    contract.assert_kept();
+}
