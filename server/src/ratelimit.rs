@@ -114,6 +114,11 @@ pub struct LimitConfig {
     pub link_per_key: Limit,
     /// Link codes made, per account.
     pub link_codes_per_account: Limit,
+    /// Rooms looked up or joined by code, per account and per IP: at most 100 codes an hour
+    /// (0.01% of the million six-digit codes), so guessing a stranger's room is hopeless.
+    pub room_codes_per_source: Limit,
+    /// Rooms (each with its table) made, per account and per IP.
+    pub rooms_made_per_source: Limit,
 }
 
 impl Default for LimitConfig {
@@ -143,6 +148,14 @@ impl Default for LimitConfig {
                 burst: 10.0,
                 per_sec: 1.0 / 60.0,
             },
+            room_codes_per_source: Limit {
+                burst: 10.0,
+                per_sec: 90.0 / 3600.0,
+            },
+            rooms_made_per_source: Limit {
+                burst: 5.0,
+                per_sec: 1.0 / 60.0,
+            },
         }
     }
 }
@@ -154,6 +167,10 @@ pub struct RateLimits {
     pub link_ip: RateLimiter,
     pub link_key: RateLimiter,
     pub link_codes: RateLimiter,
+    pub room_codes_account: RateLimiter,
+    pub room_codes_ip: RateLimiter,
+    pub rooms_made_account: RateLimiter,
+    pub rooms_made_ip: RateLimiter,
 }
 
 impl RateLimits {
@@ -165,6 +182,10 @@ impl RateLimits {
             link_ip: RateLimiter::new(c.link_per_ip),
             link_key: RateLimiter::new(c.link_per_key),
             link_codes: RateLimiter::new(c.link_codes_per_account),
+            room_codes_account: RateLimiter::new(c.room_codes_per_source),
+            room_codes_ip: RateLimiter::new(c.room_codes_per_source),
+            rooms_made_account: RateLimiter::new(c.rooms_made_per_source),
+            rooms_made_ip: RateLimiter::new(c.rooms_made_per_source),
         }
     }
 }

@@ -70,9 +70,12 @@ pub async fn open(
     online: &Online,
     settings: &RoomSettings,
     owner: RoomMember,
+    quota: impl FnOnce() -> Result<(), ApiError>,
 ) -> Result<StoredRoom, ApiError> {
     let levels = settings.check::<Level>().map_err(bad)?;
     let rules = room_rules(online, settings)?;
+    // Only a room that would be made spends the owner's quota (a refused body costs nothing).
+    quota()?;
     let config = &online.config;
     let id = random_id();
     {

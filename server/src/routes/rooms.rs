@@ -9,9 +9,10 @@ use tongcheng_api::endpoints::{CreateRoom, JoinRoom, ShowRoom};
 use tongcheng_api::play::{RoomCode, RoomInfo, RoomPlayer, RoomSettings};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Authed, ClientIp, endpoint};
+use super::{Authed, ClientIp, endpoint, limit};
 use crate::error::ApiError;
 use crate::play::rooms;
+use crate::ratelimit::RateLimiter;
 use crate::state::AppState;
 use crate::store::{RoomMember, StoredRoom};
 
@@ -50,8 +51,21 @@ fn info(room: &StoredRoom) -> RoomInfo {
     }
 }
 
+/// Counts one use of `per_account` and `per_ip` by this account and address (refused with
+/// `429 rate_limited` when either is used up).
+fn quota(
+    state: &AppState,
+    auth: &Authed,
+    ip: &ClientIp,
+    per_account: &RateLimiter,
+    per_ip: &RateLimiter,
+) -> Result<(), ApiError> {
+    limit(state, per_account, &auth.session.account_id.to_string())?;
+    limit(state, per_ip, &ip.0)
+}
+
 /// The requesting account as a room member.
-async fn member(state: &AppState, auth: &Authed, ip: ClientIp) -> Result<RoomMember, ApiError> {
+async fn member(state: &AppState, auth: &Authed, ip: &ClientIp) -> Result<RoomMember, ApiError> {
     let account_id = auth.session.account_id;
     Ok(RoomMember {
         account_id,
@@ -68,8 +82,10 @@ async fn create(
     body: Result<Json<RoomSettings>, JsonRejection>,
 ) -> Result<Json<RoomInfo>, ApiError> {
     let Json(settings) = body?;
-    let owner = member(&state, &auth, ip).await?;
-    let room = rooms::open(&state.online, &settings, owner).await?;
+    let l = &state.limits;
+    let spend = || quota(&state, &auth, &ip, &l.rooms_made_account, &l.rooms_made_ip);
+    let owner = member(&state, &auth, &ip).await?;
+    let room = rooms::open(&state.online, &settings, owner, spend).await?;
     Ok(Json(info(&room)))
 }
 
@@ -80,7 +96,9 @@ async fn join(
     ip: ClientIp,
     Path(RoomCode { code }): Path<RoomCode>,
 ) -> Result<Json<RoomInfo>, ApiError> {
-    let who = member(&state, &auth, ip).await?;
+    let l = &state.limits;
+    quota(&state, &auth, &ip, &l.room_codes_account, &l.room_codes_ip)?;
+    let who = member(&state, &auth, &ip).await?;
     let room = rooms::admit(&state.online, code, who).await?;
     Ok(Json(info(&room)))
 }
@@ -89,8 +107,11 @@ async fn join(
 async fn show(
     State(state): State<AppState>,
     auth: Authed,
+    ip: ClientIp,
     Path(RoomCode { code }): Path<RoomCode>,
 ) -> Result<Json<RoomInfo>, ApiError> {
+    let l = &state.limits;
+    quota(&state, &auth, &ip, &l.room_codes_account, &l.room_codes_ip)?;
     let room = rooms::show(&state.online, code, auth.session.account_id).await?;
     Ok(Json(info(&room)))
 }

@@ -167,3 +167,76 @@ fn a_room_nobody_sits_down_in_expires() {
     );
     assert_eq!((late.0, code_of(&late)), (404, "not_found"));
 }
+
+/// Room codes cannot be guessed: after ten codes, an account (from any address) and an address
+/// (under any account) wait 40 s for each further one — at most 100 codes an hour, 0.01% of
+/// the code space. Making rooms is limited the same way (five, then one a minute). Others,
+/// elsewhere, are not held up.
+#[test]
+fn guessing_room_codes_and_making_rooms_hit_a_quota() {
+    let server = start(3_000);
+    let url = server.url.as_str();
+    let [guesser, partner, friend, owner] = [0; 4].map(|_| login(url));
+    let guess = |token: &str, from: u8, n: u32| {
+        post(
+            url,
+            token,
+            from,
+            &format!("/v1/rooms/{n:06}/join"),
+            json!({}),
+        )
+    };
+    for n in 0..10 {
+        let r = guess(&guesser, 9, n);
+        assert_ne!(r.0, 429, "guess {n} was refused early: {}", r.1);
+    }
+    let refused = guess(&guesser, 9, 10);
+    assert_eq!(
+        (refused.0, code_of(&refused)),
+        (429, "rate_limited"),
+        "{}",
+        refused.1
+    );
+    // The same account from another address, and another account from the same address.
+    assert_eq!(guess(&guesser, 11, 11).0, 429, "per account");
+    assert_eq!(guess(&partner, 9, 12).0, 429, "per address");
+
+    // An honest friend elsewhere joins a real room at once.
+    let made = post(
+        url,
+        &owner,
+        1,
+        "/v1/rooms",
+        json!({"people": 2, "hands": 1, "bots": ["easy", "easy"]}),
+    );
+    assert_eq!(made.0, 200, "{}", made.1);
+    let code = made.1["code"].as_str().unwrap();
+    let joined = post(
+        url,
+        &friend,
+        2,
+        &format!("/v1/rooms/{code}/join"),
+        json!({}),
+    );
+    assert_eq!(joined.0, 200, "{}", joined.1);
+
+    // Rooms made: the owner has made one; four more, then refused.
+    for _ in 0..4 {
+        let r = post(
+            url,
+            &owner,
+            1,
+            "/v1/rooms",
+            json!({"people": 2, "hands": 1, "bots": ["easy", "easy"]}),
+        );
+        assert_eq!(r.0, 200, "{}", r.1);
+    }
+    let r = post(
+        url,
+        &owner,
+        1,
+        "/v1/rooms",
+        json!({"people": 2, "hands": 1, "bots": ["easy", "easy"]}),
+    );
+    assert_eq!((r.0, code_of(&r)), (429, "rate_limited"), "{}", r.1);
+}
