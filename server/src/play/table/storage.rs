@@ -11,7 +11,7 @@ use tongcheng_core::record::HandRecord;
 use super::super::checkpoint::FinishedHand;
 use super::super::clock;
 use super::checkpoint::SaveJob;
-use super::{Phase, TableTask};
+use super::{Cmd, Phase, SaveOutcome, TableTask};
 use crate::store::{NewRecord, RankedHand};
 
 /// A finished hand, told to the players once its checkpoint is written.
@@ -96,11 +96,27 @@ impl TableTask {
             self.wake_ms = None;
             return;
         }
-        // Stored off the table's task: a slow disk must not hold up the next hand.
+        // One node: the records are written off the table's task (a slow disk must not hold
+        // up other work), and the hand is announced only once they are, so a hand anyone was
+        // told had ended is never lost to a crash between the two.
+        let Some(me) = self.me.clone() else {
+            // A task outside any lobby (no channel of its own): keep, then announce.
+            finished.keep(self.store.as_ref(), &self.id);
+            self.announce_end(end);
+            return;
+        };
         let store = self.store.clone();
         let table = self.id.clone();
-        tokio::task::spawn_blocking(move || finished.keep(store.as_ref(), &table));
-        self.announce_end(end);
+        tokio::spawn(async move {
+            let _ =
+                tokio::task::spawn_blocking(move || finished.keep(store.as_ref(), &table)).await;
+            if let Some(tx) = me.upgrade() {
+                let _ = tx.send(Cmd::Saved(SaveOutcome::Written)).await;
+            }
+        });
+        self.pending_end = Some(end);
+        self.phase = Phase::Saving;
+        self.wake_ms = None;
     }
 
     /// Tells everyone the hand's end and goes on to the next hand or the match's end.
