@@ -1,6 +1,6 @@
 //! Tables that outlive their node: checkpoints, and taking over a stopped node's tables.
 //!
-//! The rule (README "Several nodes"): a table runs on one node. With NATS configured, the
+//! The rule (docs/server.md, "Several nodes"): a table runs on one node. With NATS configured, the
 //! node writes the table's checkpoint — who sits where, the match's seed and every finished
 //! hand — when its match starts and after every hand, *before* anyone is told the hand ended,
 //! and the hand's records are stored right after. When the node stops, another node takes the

@@ -206,7 +206,7 @@ async fn saver(
                     && let Err(e) = cluster.drop_checkpoint(&id, r).await
                 {
                     // A checkpoint left behind could be restored and rated again: this
-                    // match's rating change is lost instead (the README's rule).
+                    // match's rating change is lost instead (the rule in docs/server.md).
                     tracing::error!(table = %id, error = %e, "cannot forget the checkpoint; the match is not rated");
                     continue;
                 }
