@@ -142,15 +142,12 @@ impl HttpApi {
         loop {
             let challenge = self.simple::<Challenge>(&NoBody)?;
             let req = identity.login_request(challenge.nonce, device_name, link_code)?;
-            let once = HttpApi {
-                base: self.base.clone(),
-                http: self.http.clone(),
-                retry: RetryPolicy {
-                    attempts: 1,
-                    ..self.retry
-                },
-                token: None,
-            };
+            // Each challenge is single use: this login is sent once (without a token, as
+            // `self` has none now), and a failure starts again from a new challenge.
+            let once = self.clone().with_retry(RetryPolicy {
+                attempts: 1,
+                ..self.retry
+            });
             match once.simple::<Login>(&req) {
                 Ok(r) => {
                     self.token = Some(r.token.clone());
