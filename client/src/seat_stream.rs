@@ -19,6 +19,7 @@ use tongcheng_core::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg, verify_hand,
 };
 use tongcheng_core::record::HandRecord;
+use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::Seat;
 
 /// Milliseconds on the driver's monotonic clock (any origin).
@@ -48,6 +49,9 @@ pub enum OnlineUpdate {
         player: u8,
         players: Vec<PlayerInfo>,
         resumed: bool,
+        /// The rules the table plays, as it announced them: every hand is checked against
+        /// them (a private room's own hands and time limits included).
+        rules: Box<RuleSet>,
     },
     /// A new hand's wall is committed (our contribution is already on its way).
     Committed {
@@ -134,6 +138,8 @@ pub struct SeatStream {
     options: OnlineOptions,
     table: Option<String>,
     player: Option<u8>,
+    /// The table's rules as its welcome announced them.
+    rules: Option<Box<RuleSet>>,
     view: Option<SeatView>,
     decision: Option<(u64, Decision)>,
     deadline: Option<Millis>,
@@ -167,6 +173,7 @@ impl SeatStream {
             table: options.table.clone(),
             options,
             player: None,
+            rules: None,
             view: None,
             decision: None,
             deadline: None,
@@ -282,8 +289,10 @@ impl SeatStream {
                 player,
                 players,
                 resumed,
+                rules,
                 ..
             } => {
+                self.rules = Some(rules.clone());
                 self.table = Some(table.clone());
                 self.player = Some(player);
                 self.connected = true;
@@ -292,6 +301,7 @@ impl SeatStream {
                     player,
                     players,
                     resumed,
+                    rules,
                 });
             }
             ServerMsg::Snapshot(snap) => {
@@ -422,6 +432,7 @@ impl SeatStream {
             seat,
             self.seen.contribution.as_ref().filter(|_| !refused),
             &self.seen.events,
+            self.rules.as_deref(),
         )
     }
 

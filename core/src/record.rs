@@ -160,6 +160,8 @@ pub enum ReplayError {
         version: u32,
         differences: String,
     },
+    #[error("the rules differ from those the table announced: {differences}")]
+    NotAnnounced { differences: String },
     #[error("action {index} ({seat}: {action:?}) is refused by the engine: {reason}")]
     Illegal {
         index: usize,
@@ -327,6 +329,8 @@ pub struct Verifier {
     presets: Vec<RuleSet>,
     custom: bool,
     any_match_length: bool,
+    /// A table's own rules as it announced them: records must play exactly these.
+    announced: Option<RuleSet>,
 }
 
 impl Verifier {
@@ -345,6 +349,7 @@ impl Verifier {
             presets,
             custom: false,
             any_match_length: false,
+            announced: None,
         })
     }
 
@@ -359,6 +364,15 @@ impl Verifier {
     /// seat's fairness check uses this; the upload check keeps to the presets as they are.
     pub fn any_match_length(mut self) -> Verifier {
         self.any_match_length = true;
+        self
+    }
+
+    /// Accepts exactly `rules` — a table's own, as it announced them when the player sat down
+    /// (a private room's hands and time limits on a preset keep the preset's name) — and
+    /// nothing else: a record of other rules is refused with what differs. 飘 chosen each
+    /// hand is the hand's, not a rule change.
+    pub fn announced(mut self, rules: RuleSet) -> Verifier {
+        self.announced = Some(rules);
         self
     }
 
@@ -384,6 +398,20 @@ impl Verifier {
     }
 
     fn check_rules(&self, rules: &RuleSet) -> Result<(), ReplayError> {
+        if let Some(announced) = &self.announced {
+            let mut compared = rules.clone();
+            if let (Piao::Chosen(p), Piao::Chosen(_)) = (announced.piao, rules.piao) {
+                compared.piao = Piao::Chosen(p);
+            }
+            if compared != *announced {
+                return Err(ReplayError::NotAnnounced {
+                    differences: rule_differences(announced, &compared).join("; "),
+                });
+            }
+            return rules
+                .validate()
+                .map_err(|e| ReplayError::BadSetup(e.to_string()));
+        }
         let accepted = || {
             let mut names: Vec<&str> = self.presets.iter().map(|p| p.name.as_str()).collect();
             if self.custom {

@@ -83,6 +83,7 @@ fn update(u: OnlineUpdate, you: Option<Seat>) -> OnlineUpdateModel {
             player,
             players,
             resumed,
+            ..
         } => OnlineUpdateModel::Joined {
             table,
             player,

@@ -16,6 +16,8 @@ use tongcheng_client::{ClientError, OnlineOptions, OnlineSession, OnlineUpdate};
 use tongcheng_core::game::{Action, Decision, DecisionKind, Event};
 use tongcheng_core::history::HistoryStore;
 use tongcheng_core::protocol::ErrorCode;
+use tongcheng_core::record::rule_differences;
+use tongcheng_core::rules::RuleSet;
 use tongcheng_core::seat::Seat;
 
 use super::Args;
@@ -89,7 +91,21 @@ pub fn run(args: Args) -> io::Result<()> {
                 player,
                 players,
                 resumed,
+                rules,
             } => {
+                // What this table changes of its preset (a private room's hands and time
+                // limits): the player sees what every hand will be checked against.
+                if !resumed && let Some(preset) = RuleSet::preset(&rules.name) {
+                    let changes = rule_differences(&preset, &rules);
+                    if !changes.is_empty() {
+                        writeln!(
+                            out,
+                            "this table plays {} with its own settings: {}",
+                            rules.name,
+                            changes.join("; ")
+                        )?;
+                    }
+                }
                 let names: Vec<String> = players
                     .iter()
                     .map(|p| format!("{}{}", p.name, if p.person { "" } else { " (bot)" }))

@@ -21,10 +21,11 @@ use serde::{Deserialize, Serialize};
 use crate::fair::{Commitment, Contribution, FairnessError};
 use crate::game::{Action, Decision, Event, Game, SeatView};
 use crate::record::{HandRecord, Verifier};
+use crate::rules::RuleSet;
 use crate::seat::Seat;
 
 /// The protocol version this build speaks; a join naming another is refused.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Largest client message the server reads: the biggest real one (a join) is ~200 bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
@@ -136,6 +137,9 @@ pub enum ServerMsg {
         players: Vec<PlayerInfo>,
         /// A seat taken again (reconnect), not a new one.
         resumed: bool,
+        /// The rules the table plays (since version 2): a private room's hands and time
+        /// limits included. Every hand's record must play exactly these.
+        rules: Box<RuleSet>,
     },
     Snapshot(Box<Snapshot>),
     /// The server's commitment to hand `hand`'s secret seed: send a contribution now.
@@ -374,7 +378,8 @@ pub fn seat_events(game: &Game, seat: Seat, from: usize) -> Vec<(u32, Event)> {
         .collect()
 }
 
-/// What a client checks of a finished online hand: the record carries a proof; the reveal
+/// What a client checks of a finished online hand: the record plays the rules the table
+/// announced (when it did: `announced`); the record carries a proof; the reveal
 /// matches the commitment the client was sent before the deal; its own contribution is the
 /// one used; the wall seed is the one the reveal and contributions give; the hand replays
 /// from that seed through the engine to the same events and result; and every event this
@@ -385,6 +390,7 @@ pub fn verify_hand(
     seat: Seat,
     contribution: Option<&Contribution>,
     seen: &[(u32, Event)],
+    announced: Option<&RuleSet>,
 ) -> Result<(), FairnessError> {
     let proof = record
         .fairness
@@ -399,11 +405,13 @@ pub fn verify_hand(
         return Err(FairnessError::Contribution);
     }
     proof.check(&record.setup.seed)?;
-    Verifier::any_preset()
-        .allow_custom()
-        .any_match_length()
-        .verify(record)
-        .map_err(|e| FairnessError::Replay(e.to_string()))?;
+    let verifier = Verifier::any_preset().allow_custom().any_match_length();
+    match announced {
+        Some(rules) => verifier.announced(rules.clone()),
+        None => verifier,
+    }
+    .verify(record)
+    .map_err(|e| FairnessError::Replay(e.to_string()))?;
     for (index, shown) in seen {
         let i = *index as usize;
         match record.events.get(i) {

@@ -8,7 +8,22 @@ fn one_hand(
     seed: u64,
     contribution: Option<Contribution>,
 ) -> (HandRecord, Commitment, Vec<(u32, Event)>) {
+    one_hand_of(None, seed, contribution)
+}
+
+/// [`one_hand`] of a match played under `rules` (the preset's when `None`).
+fn one_hand_of(
+    rules: Option<RuleSet>,
+    seed: u64,
+    contribution: Option<Contribution>,
+) -> (HandRecord, Commitment, Vec<(u32, Event)>) {
     let mut config = TableConfig::match_against_bots(crate::bot::Level::Easy, seed);
+    if let Some(rules) = rules {
+        config.deal = crate::table::Deal::Match {
+            rules,
+            seed: Seed::from_u64(seed),
+        };
+    }
     config.players = [
         Player::Remote,
         Player::Random,
@@ -143,6 +158,7 @@ fn server_messages_round_trip_and_seats_are_bounded() {
                 4
             ],
             resumed: false,
+            rules: Box::new(RuleSet::guobiao()),
         },
         ServerMsg::Snapshot(Box::new(Snapshot {
             seq: 4,
@@ -233,7 +249,7 @@ fn a_fair_hand_verifies_and_lies_are_caught() {
     let mine = Bytes32([42; 32]);
     let (record, commitment, seen) = one_hand(77, Some(mine));
     assert_eq!(
-        verify_hand(&record, &commitment, Seat(0), Some(&mine), &seen),
+        verify_hand(&record, &commitment, Seat(0), Some(&mine), &seen, None),
         Ok(())
     );
     // Offline records still verify with the plain verifier, and so does this one.
@@ -243,12 +259,19 @@ fn a_fair_hand_verifies_and_lies_are_caught() {
     let mut lie = record.clone();
     lie.fairness.as_mut().unwrap().reveal = Seed::from_u64(1);
     assert_eq!(
-        verify_hand(&lie, &commitment, Seat(0), Some(&mine), &seen),
+        verify_hand(&lie, &commitment, Seat(0), Some(&mine), &seen, None),
         Err(FairnessError::Commitment)
     );
     // A commitment other than the one sent before the deal.
     assert_eq!(
-        verify_hand(&record, &Bytes32([1; 32]), Seat(0), Some(&mine), &seen),
+        verify_hand(
+            &record,
+            &Bytes32([1; 32]),
+            Seat(0),
+            Some(&mine),
+            &seen,
+            None
+        ),
         Err(FairnessError::Commitment)
     );
     // Our contribution left out.
@@ -258,7 +281,8 @@ fn a_fair_hand_verifies_and_lies_are_caught() {
             &commitment,
             Seat(0),
             Some(&Bytes32([43; 32])),
-            &seen
+            &seen,
+            None
         ),
         Err(FairnessError::Contribution)
     );
@@ -266,7 +290,7 @@ fn a_fair_hand_verifies_and_lies_are_caught() {
     let mut chosen = record.clone();
     chosen.setup.seed = Seed::from_u64(99);
     assert_eq!(
-        verify_hand(&chosen, &commitment, Seat(0), Some(&mine), &seen),
+        verify_hand(&chosen, &commitment, Seat(0), Some(&mine), &seen, None),
         Err(FairnessError::WallSeed)
     );
     // What the seat was shown differs from the hand the record replays.
@@ -284,7 +308,7 @@ fn a_fair_hand_verifies_and_lies_are_caught() {
         });
     }
     assert_eq!(
-        verify_hand(&record, &commitment, Seat(0), Some(&mine), &shown),
+        verify_hand(&record, &commitment, Seat(0), Some(&mine), &shown, None),
         Err(FairnessError::EventShown {
             index: shown[k].0 as usize
         })
@@ -328,4 +352,33 @@ fn a_hand_is_redealt_only_before_its_first_action() {
     assert!(!t.redeal(Seed::from_u64(78)));
     assert_eq!(t.game().setup().seed, Seed::from_u64(77));
     assert_eq!(t.game().actions().len(), played);
+}
+
+/// A private room's own rules (a preset's name, its hands and time limits changed) verify
+/// against what the table announced, and only those: the presets alone refuse them, and a
+/// record of other rules than the announced ones is caught.
+#[test]
+fn a_rooms_own_rules_verify_against_what_the_table_announced() {
+    let mut room = RuleSet::guobiao();
+    room.rounds = 2;
+    room.time.claim_secs = 5;
+    let mine = Bytes32([7; 32]);
+    let (record, commitment, seen) = one_hand_of(Some(room.clone()), 21, Some(mine));
+    let check = |announced: Option<&RuleSet>| {
+        verify_hand(&record, &commitment, Seat(0), Some(&mine), &seen, announced)
+    };
+    assert_eq!(check(Some(&room)), Ok(()));
+    let Err(FairnessError::Replay(why)) = check(None) else {
+        panic!("the presets alone took a room's rules")
+    };
+    assert!(why.contains("claim_secs 5"), "{why}");
+    let mut other = room.clone();
+    other.time.claim_secs = 3;
+    let Err(FairnessError::Replay(why)) = check(Some(&other)) else {
+        panic!("rules other than the announced ones")
+    };
+    assert!(
+        why.contains("announced") && why.contains("claim_secs"),
+        "{why}"
+    );
 }

@@ -242,6 +242,7 @@ fn chosen_piao_is_no_rule_difference_from_its_preset() {
         presets: vec![preset.clone()],
         custom: false,
         any_match_length: false,
+        announced: None,
     };
     let mut m = Match::single(setup(preset, 4));
     m.choose_piao(Seat(0), 3).unwrap();

@@ -268,6 +268,7 @@ impl TableTask {
                 player: p as u8,
                 players,
                 resumed,
+                rules: Box::new(self.rules.clone()),
             }
             .to_json(),
         );
