@@ -101,7 +101,8 @@ pub struct RoomSettings {
     /// People invited, the owner included.
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4))]
     pub people: u8,
-    /// The bots' levels in the other seats: exactly `4 - people` of them.
+    /// The bots' levels in the other seats: `4 - people` of them, or none at all (then
+    /// every empty seat gets a `normal` bot).
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<BotLevelName>, max_items = 3))]
     pub bots: Vec<String>,
@@ -129,7 +130,7 @@ impl RoomSettings {
             ));
         }
         let empty = usize::from(4 - self.people);
-        if self.bots.len() != empty {
+        if !self.bots.is_empty() && self.bots.len() != empty {
             return Err(format!(
                 "{empty} bot levels are needed, one per seat nobody is invited to; {} given",
                 self.bots.len()
@@ -153,6 +154,15 @@ impl RoomSettings {
                 ROOM_TIME_SECS.start(),
                 ROOM_TIME_SECS.end()
             ));
+        }
+        if self.bots.is_empty() {
+            return (0..empty)
+                .map(|_| {
+                    "normal"
+                        .parse::<L>()
+                        .map_err(|_| "no normal bot level".to_string())
+                })
+                .collect();
         }
         self.bots
             .iter()
@@ -237,6 +247,11 @@ mod tests {
     fn room_settings_are_checked_against_the_bounds() {
         assert_eq!(settings(4, &[]).check::<Level>(), Ok(vec![]));
         assert_eq!(
+            settings(2, &[]).check::<Level>().unwrap(),
+            [Level("normal".into()), Level("normal".into())],
+            "no bots named: normal ones"
+        );
+        assert_eq!(
             settings(2, &["easy", "hard"]).check::<Level>().unwrap(),
             [Level("easy".into()), Level("hard".into())]
         );
@@ -244,6 +259,10 @@ mod tests {
             settings(0, &["easy", "easy", "easy", "easy"]),
             settings(5, &[]),
             settings(2, &["easy"]),
+            RoomSettings {
+                hands: Some(0),
+                ..settings(2, &[])
+            },
             settings(3, &["godlike"]),
             RoomSettings {
                 hands: Some(0),
