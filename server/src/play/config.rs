@@ -27,10 +27,17 @@ pub struct OnlineConfig {
     pub idle_ms: u64,
     /// How long a finished table stays for its people to read the end.
     pub linger_ms: u64,
+    /// After each discard at a table where a person sits, the table waits this long plus a
+    /// random part of up to `claim_jitter_ms` before it moves on, whoever may claim (see
+    /// `play::table::playing`): a quick pass then tells the others nothing.
+    pub claim_pause_ms: u64,
+    pub claim_jitter_ms: u64,
     /// Messages per second per connection, with bursts up to `burst`.
     pub per_sec: f64,
     pub burst: f64,
     pub max_tables: usize,
+    /// Table connections one account may hold open at once.
+    pub sockets_per_account: usize,
     /// Matchmaking: rating bands, their widening, the wait before bots fill.
     pub queue: QueueConfig,
     /// How often a waiting player's request runs the matcher.
@@ -51,9 +58,12 @@ impl Default for OnlineConfig {
             auth_ms: 10_000,
             idle_ms: 60_000,
             linger_ms: 30_000,
+            claim_pause_ms: 500,
+            claim_jitter_ms: 500,
             per_sec: 20.0,
             burst: 40.0,
             max_tables: 10_000,
+            sockets_per_account: 4,
             queue: QueueConfig::default(),
             queue_tick_ms: 250,
             dishonest_reveal: false,

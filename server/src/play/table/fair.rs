@@ -14,6 +14,8 @@ impl TableTask {
     /// Commits to this hand's secret seed and asks for contributions.
     pub(super) fn start_hand(&mut self) {
         self.grace_ms = None;
+        self.pause = None;
+        self.pause_checked = 0;
         self.phase = Phase::Contributing;
         self.server_seed = Seed(random32());
         let commitment = commit(&self.server_seed);

@@ -133,6 +133,12 @@ pub struct TableTask {
     restored_over: bool,
     /// Another node owns the table now: it closes without touching the store's rows.
     fenced: bool,
+    /// The pause after the last discard, while it lasts (see [`playing`]).
+    pause: Option<playing::ClaimPause>,
+    /// Events of the hand already looked at for discards to pause after.
+    pause_checked: usize,
+    /// The pauses' jitter (xorshift from the OS's randomness: nobody must predict it).
+    jitter: u64,
 }
 
 /// A random 32-byte value; the OS's CSPRNG, else (never seen in practice) a time-based one
@@ -181,6 +187,9 @@ impl TableTask {
             grace_ms: None,
             restored_over: false,
             fenced: false,
+            pause: None,
+            pause_checked: 0,
+            jitter: u64::from_le_bytes(random32()[..8].try_into().unwrap_or([7; 8])) | 1,
         }
     }
 
@@ -313,11 +322,15 @@ impl TableTask {
                     return;
                 }
                 Phase::Contributing => {
-                    // Seats on auto-play still contribute (their client does it unasked).
+                    // Every person's contribution is waited for until the deadline, a seat
+                    // whose connection dropped included: dealing at once without it made
+                    // that seat's walls the server's alone, when a reconnect a moment later
+                    // would have brought it. Seats on auto-play still contribute (their
+                    // client does it unasked).
                     let waiting = self
                         .slots
                         .iter()
-                        .any(|s| s.person() && s.connected() && s.contribution.is_none());
+                        .any(|s| s.person() && s.contribution.is_none());
                     if !waiting {
                         self.deal();
                         continue;

@@ -1,13 +1,29 @@
 //! Playing a hand: the people's messages, their answers, and stepping the core table at the
 //! process's time. The decision clock is the table's: this only passes the time in, says who
 //! is away and tells people what the table did.
+//!
+//! The pause after a discard: claim decisions go only to seats that may claim, so without it
+//! the table moved on within a millisecond unless someone could claim, and a person's thinking
+//! time told the others that he could. When a person sits at the table, after every discard
+//! the table waits a floor plus a random jitter before it moves on (no bot or stand-in moves,
+//! and the people see nothing after the discard but their claim decisions), whoever may claim:
+//! a pass within that time looks like nobody could. A longer thought still shows, as it does
+//! at a real table.
 
-use tongcheng_core::game::Action;
+use tongcheng_core::game::{Action, Event};
 use tongcheng_core::protocol::{ClientMsg, ErrorCode, ServerMsg, decision_id, seat_events};
 use tongcheng_core::table::{Mover, Step};
 
 use super::super::clock;
 use super::{Phase, TableTask};
+
+/// A pause after the discard at event `through - 1`: events from `through` on, and the
+/// decisions they bring, wait until `until_ms`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ClaimPause {
+    until_ms: u64,
+    through: usize,
+}
 
 impl TableTask {
     pub(super) fn message(&mut self, p: usize, msg: ClientMsg) {
@@ -18,7 +34,18 @@ impl TableTask {
             ClientMsg::Ping { nonce } => self.slots[p].send(ServerMsg::Pong { nonce }.to_json()),
             ClientMsg::Contribute { hand, contribution } => {
                 let s = &mut self.slots[p];
-                if self.phase != Phase::Contributing
+                let dealt = hand < self.hand
+                    || (hand == self.hand && matches!(self.phase, Phase::Playing | Phase::Saving));
+                if dealt {
+                    s.error(
+                        ErrorCode::BadContribution,
+                        format!(
+                            "too late: hand {hand} was dealt without your contribution (it \
+                             came after the {} ms the table waits)",
+                            self.config.contribute_ms
+                        ),
+                    );
+                } else if self.phase != Phase::Contributing
                     || hand != self.hand
                     || s.contribution.is_some()
                 {
@@ -55,10 +82,12 @@ impl TableTask {
         let current = self.slots[p].decision_sent.filter(|_| pending);
         match current {
             Some(cur) if cur == id => {
-                if let Err(e) = table.act(p, action, clock::now_ms()) {
+                let now = clock::now_ms();
+                if let Err(e) = table.act(p, action, now) {
                     return self.slots[p].error(ErrorCode::IllegalAction, e.to_string());
                 }
                 self.slots[p].decision_sent = None;
+                self.pause_after_discard(now);
             }
             _ => self.slots[p].error(
                 ErrorCode::StaleDecision,
@@ -72,6 +101,14 @@ impl TableTask {
     /// false when the table waits for people, until the time it must be stepped again.
     pub(super) fn play_on(&mut self) -> bool {
         let now = clock::now_ms();
+        if let Some(pause) = self.pause {
+            if now < pause.until_ms {
+                self.flush(now);
+                self.wake_ms = Some(pause.until_ms);
+                return false;
+            }
+            self.pause = None;
+        }
         let Some(t) = self.table.as_mut() else {
             return false;
         };
@@ -92,6 +129,7 @@ impl TableTask {
                     let p = t.player_at(seat);
                     self.slots[p].push(|seq| ServerMsg::AutoPlay { seq, on: true });
                 }
+                self.pause_after_discard(now);
                 self.flush(now);
                 true
             }
@@ -107,20 +145,56 @@ impl TableTask {
         }
     }
 
+    /// Starts a pause when the hand has a discard not yet looked at and a person sits at
+    /// the table (bots need no hiding from each other).
+    fn pause_after_discard(&mut self, now: u64) {
+        let Some(t) = self.table.as_ref() else {
+            return;
+        };
+        let events = t.game().events();
+        let from = self.pause_checked.min(events.len());
+        self.pause_checked = events.len();
+        let Some(d) = events[from..]
+            .iter()
+            .rposition(|e| matches!(e, Event::Discarded { .. }))
+            .map(|i| from + i)
+        else {
+            return;
+        };
+        let (floor, spread) = (self.config.claim_pause_ms, self.config.claim_jitter_ms);
+        if floor + spread == 0 || !self.slots.iter().any(|s| s.person()) {
+            return;
+        }
+        // xorshift64: uniform enough for a delay, and seeded from the OS.
+        self.jitter ^= self.jitter << 13;
+        self.jitter ^= self.jitter >> 7;
+        self.jitter ^= self.jitter << 17;
+        let until_ms = now + floor + self.jitter % (spread + 1);
+        self.pause = Some(ClaimPause {
+            until_ms,
+            through: d + 1,
+        });
+    }
+
     /// Sends each person the events they have not had and their new decision, with the time
-    /// the table gives them for it (none when their seat's stand-in plays it).
+    /// the table gives them for it (none when their seat's stand-in plays it). During a
+    /// pause, nothing after the discard goes out but the claims on it.
     fn flush(&mut self, now: u64) {
         let Some(t) = self.table.as_ref() else {
             return;
         };
         let hand = self.hand;
         let game = t.game();
+        let shown = self.pause.map_or(usize::MAX, |p| p.through);
         for (p, s) in self.slots.iter_mut().enumerate() {
             if !s.person() {
                 continue;
             }
             let seat = t.seat_of(p);
             for (index, event) in seat_events(game, seat, s.sent_events) {
+                if index as usize >= shown {
+                    break;
+                }
                 s.push(|seq| ServerMsg::Event {
                     seq,
                     hand,
@@ -128,7 +202,11 @@ impl TableTask {
                     event,
                 });
             }
-            s.sent_events = game.events().len();
+            s.sent_events = game.events().len().min(shown);
+            if game.events().len() > shown {
+                // The hand went on past the discard (the claims were passed): that waits too.
+                continue;
+            }
             let Some(decision) = t.decision(p) else {
                 s.decision_sent = None;
                 continue;
