@@ -82,8 +82,9 @@ endpoints! {
 
     /// Prometheus metrics (text format): requests by route and status, a latency histogram,
     /// sync batches, records accepted, already held, rejected and pulled, logins, rate-limit
-    /// refusals, online tables, connections and players waiting.
-    Metrics: Get "/metrics", auth None,
+    /// refusals by quota, connections refused, online tables, connections and players
+    /// waiting. Behind the admin token (or on the server's `--metrics-listen` address).
+    Metrics: Get "/metrics", auth Admin,
         params NoParams, query NoParams, request NoBody, response Text;
 
     /// This document.

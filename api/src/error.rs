@@ -49,6 +49,8 @@ string_codes! {
         NotJson = "not_json",
         /// Too many attempts: wait what `Retry-After` says.
         RateLimited = "rate_limited",
+        /// The account holds as many table connections as it may: close one first.
+        TooManyConnections = "too_many_connections",
         Internal = "internal",
         /// The server has no room for another table, or no free room code.
         NoRoom = "no_room",
@@ -75,7 +77,7 @@ impl ErrorCode {
             Conflict | KeyInUse | QueueReplaced | RoomFull => 409,
             BodyTooLarge => 413,
             NotJson => 415,
-            RateLimited => 429,
+            RateLimited | TooManyConnections => 429,
             Internal | Other(_) => 500,
             NoRoom | QueueTimeout | StoreUnavailable | Timeout => 503,
         }

@@ -37,6 +37,10 @@ pub(crate) struct Args {
     /// The server binary to start (default: `tongcheng-server` next to this program).
     #[arg(long, value_name = "PATH")]
     pub server_bin: Option<PathBuf>,
+    /// The admin token of `--server` (its `/metrics` need it; default
+    /// $TONGCHENG_ADMIN_TOKEN). Started servers get one this run makes.
+    #[arg(long, value_name = "TOKEN")]
+    pub admin_token: Option<String>,
     /// The process id of `--server`, to read its memory.
     #[arg(long, value_name = "PID")]
     pub server_pid: Option<u32>,

@@ -19,29 +19,51 @@ pub(crate) struct Ctx {
     pub(crate) args: Args,
     /// The nodes' addresses: player i enters at node i mod N.
     pub(crate) urls: Vec<String>,
+    /// The servers' admin token (their metrics).
+    pub(crate) admin: String,
     pub(crate) counters: Counters,
     /// Past the play time: players do not queue again.
     pub(crate) stopping: AtomicBool,
+}
+
+/// An admin token for the servers this run starts (only this process knows it): 128 bits
+/// from two of the standard library's randomly keyed hashers.
+fn run_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let half = || {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        h.finish()
+    };
+    format!("loadgen-{:016x}{:016x}", half(), half())
 }
 
 /// Runs the load and returns its report.
 pub(crate) fn run(args: &Args) -> Result<Report, String> {
     args.check()?;
     let mut servers = Vec::new();
-    match &args.server {
-        Some(url) => servers.push(ServerProcess::existing(url, args.server_pid)?),
-        None => {
-            for n in 0..args.nodes {
-                servers.push(ServerProcess::start(args, n)?);
-            }
+    let admin = match &args.server {
+        Some(url) => {
+            servers.push(ServerProcess::existing(url, args.server_pid)?);
+            args.admin_token
+                .clone()
+                .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
+                .unwrap_or_default()
         }
-    }
+        None => {
+            let admin = run_token();
+            for n in 0..args.nodes {
+                servers.push(ServerProcess::start(args, n, &admin)?);
+            }
+            admin
+        }
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(args.threads.max(1))
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let result = rt.block_on(drive(args, &servers));
+    let result = rt.block_on(drive(args, &servers, admin));
     for s in &mut servers {
         s.stop();
     }
@@ -65,8 +87,9 @@ fn summed<T: std::iter::Sum<T>>(
     servers.iter().map(|s| s.pid.and_then(&f)).sum()
 }
 
-async fn drive(args: &Args, servers: &[ServerProcess]) -> Result<Report, String> {
+async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<Report, String> {
     let ctx = Arc::new(Ctx {
+        admin,
         args: args.clone(),
         urls: servers.iter().map(|s| s.url.clone()).collect(),
         counters: Counters::default(),
@@ -180,9 +203,11 @@ async fn monitor(ctx: Arc<Ctx>, pids: Vec<u32>, done: Arc<AtomicBool>, start: In
         .urls
         .iter()
         .filter_map(|u| {
-            AsyncHttpApi::new(u, HttpOptions::default())
-                .ok()
-                .map(|a| a.with_retry(once))
+            AsyncHttpApi::new(u, HttpOptions::default()).ok().map(|a| {
+                let mut a = a.with_retry(once);
+                a.set_token(Some(ctx.admin.clone()));
+                a
+            })
         })
         .collect();
     while !done.load(Relaxed) {

@@ -64,7 +64,7 @@ impl ServerProcess {
 
     /// The server binary on a free loopback port, with a temporary SQLite store (unless
     /// `--database`). Node `n` of this run.
-    pub(crate) fn start(args: &Args, n: usize) -> Result<ServerProcess, String> {
+    pub(crate) fn start(args: &Args, n: usize, admin: &str) -> Result<ServerProcess, String> {
         let exe = server_binary(args)?;
         let dir =
             std::env::temp_dir().join(format!("tongcheng-loadgen-{}-{n}", std::process::id()));
@@ -87,6 +87,8 @@ impl ServerProcess {
             .arg(args.match_hands.to_string())
             .arg("--max-tables")
             .arg((args.players / 2 + 100).to_string())
+            // In the environment, not the command line others can read.
+            .env("TONGCHENG_ADMIN_TOKEN", admin)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(stderr);

@@ -21,6 +21,10 @@ fn four_hundred_players_finish_every_match_without_an_error() {
     config.online.ready_ms = 5000;
     config.online.match_hands = Some(1);
     config.online.max_tables = 300;
+    config.admin_token = Some("loadgen-test-admin".into());
+    // A short pause after each discard (the real one is 0.5–1 s): the run stays quick.
+    config.online.claim_pause_ms = 50;
+    config.online.claim_jitter_ms = 50;
     let state = Shared::new(store, config).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -42,6 +46,8 @@ fn four_hundred_players_finish_every_match_without_an_error() {
             &url,
             "--server-pid",
             &pid,
+            "--admin-token",
+            "loadgen-test-admin",
             "--players",
             "400",
             "--ramp-secs",

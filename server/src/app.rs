@@ -2,15 +2,18 @@
 //! serving it.
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Extension};
 use axum::http::{HeaderName, HeaderValue, header};
 use tower::ServiceBuilder;
+use tower_http::map_request_body::MapRequestBodyLayer;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutBody;
 use tower_http::trace::TraceLayer;
 use utoipa::openapi::OpenApi;
 
@@ -40,6 +43,9 @@ pub fn router_and_document(state: AppState) -> (Router, OpenApi) {
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(Extension(DocumentJson(json.into())))
         .layer(DefaultBodyLimit::max(state.config.body_limit))
+        .layer(MapRequestBodyLayer::new(body_timeout(
+            state.config.body_timeout,
+        )))
         .layer(axum::middleware::from_fn_with_state(
             state.metrics.clone(),
             crate::metrics::track,
@@ -58,6 +64,24 @@ pub fn router_and_document(state: AppState) -> (Router, OpenApi) {
 /// page frames the API, and no referrer leaves.
 fn always(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
     SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
+}
+
+/// A body that waits at most `limit` for each next piece (a client sending a byte every
+/// few seconds holds nothing for long), as axum's body again.
+fn body_timeout(limit: Duration) -> impl Fn(Body) -> Body + Clone {
+    move |body| Body::new(TimeoutBody::new(limit, body))
+}
+
+/// `GET /metrics` alone, with no token: for a separate address only the operator's
+/// scraper reaches (`--metrics-listen`).
+pub fn metrics_router(state: AppState) -> Router {
+    utoipa_axum::router::OpenApiRouter::new()
+        .routes(routes::endpoint::<tongcheng_api::endpoints::Metrics, _, _>(
+            routes::service::rendered,
+        ))
+        .split_for_parts()
+        .0
+        .with_state(state)
 }
 
 /// The HTTP API.
@@ -85,14 +109,14 @@ async fn join_cluster(state: &AppState, url: &str) -> std::io::Result<()> {
     let _ = online.cluster.set(Arc::new(cluster));
     tokio::spawn(crate::play::moved::sweep(
         online.clone(),
-        std::time::Duration::from_millis(state.config.sweep_ms.max(100)),
+        Duration::from_millis(state.config.sweep_ms.max(100)),
     ));
     Ok(())
 }
 
 /// Serves until `shutdown` completes, with each connection's address known to the handlers
-/// (rate limits per IP). Nagle's algorithm is off: an online table's frames are small and
-/// must go out at once (with it, every answer waited ~40 ms for the peer's delayed ACK).
+/// (rate limits per IP), through [`crate::listen`]'s accept loop (its timeouts and cap on
+/// connections per address).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
@@ -109,7 +133,6 @@ pub async fn serve_router(
     router: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
     if let Ok(addr) = listener.local_addr() {
         state.online.node.serving_at(format!("http://{addr}"));
     }
@@ -124,14 +147,13 @@ pub async fn serve_router(
             metrics.upkeep();
         }
     });
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let served = axum::serve(
+    let served = crate::listen::serve_connections(
         listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
+        router,
+        state.config.conn,
+        state.metrics.clone(),
+        shutdown,
     )
-    .with_graceful_shutdown(shutdown)
     .await;
     upkeep.abort();
     served

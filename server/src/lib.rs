@@ -8,8 +8,8 @@
 //! answer body is a type of the `tongcheng-api` crate, which clients share.
 //!
 //! By concern, from the top: `app` (the router and serving it), `routes` (one module per
-//! group of endpoints, each with its router), `state` (configuration and the handlers' shared
-//! state), `play` (online tables, the queue, rooms), `store` (the trait, its backends and
+//! group of endpoints, each with its router), `listen` (the accept loop: timeouts and connections per address), `state` (configuration
+//! and the handlers' shared state), `play` (online tables, the queue, rooms), `store` (the trait, its backends and
 //! their migrations), `auth` (signatures, tokens, codes), `logs` (the subscriber, request ids
 //! and request lines), `ratelimit`, `metrics`, `error`,
 //! `blocking`, `cluster` (several nodes over NATS), `rating`, `collusion` (the report over
@@ -27,6 +27,7 @@ pub mod blocking;
 pub mod cluster;
 pub mod collusion;
 pub mod error;
+pub mod listen;
 pub mod logs;
 pub mod metrics;
 pub mod play;

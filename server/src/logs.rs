@@ -64,7 +64,8 @@ impl MakeRequestId for NodeRequestIds {
 const MAX_ID: usize = 64;
 
 /// A request's span: its id (set by the request-id layer, which runs first), method and
-/// route pattern. The pattern, not the path, so tokens and codes in paths stay out of logs.
+/// route pattern, and the account once a session is checked ([`record_account`]). The
+/// pattern, not the path, so tokens and codes in paths stay out of logs.
 pub fn request_span<B>(req: &Request<B>) -> Span {
     let id = req
         .extensions()
@@ -75,7 +76,18 @@ pub fn request_span<B>(req: &Request<B>) -> Span {
         .extensions()
         .get::<MatchedPath>()
         .map_or("unmatched", MatchedPath::as_str);
-    tracing::info_span!("request", id = %id, method = %req.method(), route = %route)
+    tracing::info_span!(
+        "request",
+        id = %id,
+        method = %req.method(),
+        route = %route,
+        account = tracing::field::Empty
+    )
+}
+
+/// Puts the session's account in the current request's span, so its line says whose it was.
+pub fn record_account(account: i64) {
+    Span::current().record("account", account);
 }
 
 /// The request's one line at INFO: status and latency (the span adds id, method and route).

@@ -67,9 +67,45 @@ struct Cli {
     /// matchmaking long poll and open table connections are not cut by it).
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     request_timeout_secs: u64,
+    /// Seconds a connection has to send a request's head, from its accept or its previous
+    /// answer (so also how long an idle keep-alive connection stays open).
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    header_timeout_secs: u64,
+    /// Seconds a request body may pause between its pieces.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    body_timeout_secs: u64,
+    /// Connections one address may hold open at once, table connections included (more are
+    /// closed as they arrive).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    max_connections_per_ip: usize,
+    /// Online tables where a person sits: after each discard the table waits FLOOR ms plus a
+    /// random part of up to JITTER ms before it moves on, whoever may claim, so a person's
+    /// pause does not tell the others he could claim.
+    #[arg(long, value_name = "FLOOR,JITTER", default_value = "500,500", value_parser = pause)]
+    claim_pause_ms: (u64, u64),
+    /// Table connections one account may hold open at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    sockets_per_account: usize,
+    /// A rate limit or quota other than its default: `NAME=BURST/PER_HOUR` (repeatable; the
+    /// names and defaults are in docs/server.md, e.g. `room_codes_per_source=10/90`).
+    #[arg(long = "limit", value_name = "NAME=BURST/PER_HOUR")]
+    limits: Vec<String>,
+    /// Also serve `GET /metrics` without the admin token on this address (a scrape network
+    /// of its own); on the main address it always needs the admin token.
+    #[arg(long, value_name = "ADDR")]
+    metrics_listen: Option<String>,
     /// Logs as JSON lines (on stderr; `RUST_LOG` picks the levels, default `info`).
     #[arg(long)]
     log_json: bool,
+}
+
+fn pause(s: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s.split_once(',').ok_or("expected FLOOR,JITTER (ms)")?;
+    let ms = |v: &str| v.trim().parse::<u64>().ok().filter(|n| *n <= 10_000);
+    match (ms(a), ms(b)) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        _ => Err("each is 0 to 10000 ms".into()),
+    }
 }
 
 fn default_database() -> Result<String, String> {
@@ -95,11 +131,28 @@ fn main() {
     config.nats_prefix = cli.nats_prefix;
     config.sweep_ms = cli.sweep_ms;
     config.request_timeout = Duration::from_secs(cli.request_timeout_secs.max(1));
+    config.body_timeout = Duration::from_secs(cli.body_timeout_secs.max(1));
+    config.conn.header_timeout = Duration::from_secs(cli.header_timeout_secs.max(1));
+    config.conn.per_address = cli.max_connections_per_ip.max(1);
+    config.online.sockets_per_account = cli.sockets_per_account.max(1);
+    (config.online.claim_pause_ms, config.online.claim_jitter_ms) = cli.claim_pause_ms;
+    for spec in &cli.limits {
+        if let Err(e) = config.limits.set(spec) {
+            eprintln!("tongcheng-server: --limit {spec}: {e}");
+            std::process::exit(2);
+        }
+    }
     config.admin_token = cli
         .admin_token
         .or_else(|| std::env::var("TONGCHENG_ADMIN_TOKEN").ok())
         .filter(|t| !t.is_empty());
-    if let Err(e) = run(cli.listen, cli.database, config, cli.threads) {
+    if let Err(e) = run(
+        cli.listen,
+        cli.metrics_listen,
+        cli.database,
+        config,
+        cli.threads,
+    ) {
         tracing::error!(error = %e, "the server stopped");
         std::process::exit(1);
     }
@@ -107,6 +160,7 @@ fn main() {
 
 fn run(
     listen: String,
+    metrics_listen: Option<String>,
     database: Option<String>,
     config: Config,
     threads: Option<usize>,
@@ -131,6 +185,14 @@ fn run(
             state.online.node.id
         );
         let _ = std::io::stdout().flush();
+        if let Some(at) = metrics_listen {
+            let scrape = tokio::net::TcpListener::bind(&at)
+                .await
+                .map_err(|e| format!("cannot listen on {at} for metrics: {e}"))?;
+            tracing::info!(addr = %at, "metrics on their own address");
+            let router = tongcheng_server::app::metrics_router(state.clone());
+            tokio::spawn(async move { axum::serve(scrape, router).await });
+        }
         tracing::info!(%addr, store = %state.store.backend(), node = %state.online.node.id, "listening");
         tongcheng_server::serve(listener, state, shutdown_signal())
             .await

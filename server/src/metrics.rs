@@ -21,6 +21,7 @@ const BUCKETS: [f64; 12] = [
 ];
 
 const REQUESTS: &str = "tongcheng_http_requests_total";
+const REFUSED: &str = "tongcheng_quota_refused_total";
 const LATENCY: &str = "tongcheng_http_request_duration_seconds";
 
 /// How often histogram samples are folded into their buckets when nobody scrapes.
@@ -39,6 +40,7 @@ pub struct Metrics {
     pub logins: Counter,
     pub accounts_created: Counter,
     pub rate_limited: Counter,
+    pub connections_refused: Counter,
     pub online_tables: Gauge,
     pub online_connections: Gauge,
     pub queue_waiting: Gauge,
@@ -56,6 +58,11 @@ impl Default for Metrics {
             REQUESTS.into(),
             None,
             "HTTP requests by method, route and status.".into(),
+        );
+        r.describe_counter(
+            REFUSED.into(),
+            None,
+            "Requests refused by a rate limit or quota, by quota.".into(),
         );
         r.describe_histogram(LATENCY.into(), None, "Time to answer a request.".into());
         let counter = |name: &'static str, help: &'static str| {
@@ -93,6 +100,10 @@ impl Default for Metrics {
                 "tongcheng_rate_limited_total",
                 "Requests refused by a rate limit.",
             ),
+            connections_refused: counter(
+                "tongcheng_connections_refused_total",
+                "Connections closed at once: their address held its most at once.",
+            ),
             online_tables: gauge(
                 "tongcheng_online_tables",
                 "Online tables running on this node.",
@@ -124,6 +135,17 @@ impl Metrics {
         self.recorder
             .register_histogram(&Key::from_static_name(LATENCY), &METADATA)
             .record(took.as_secs_f64());
+    }
+
+    /// Counts a request refused by quota `name` (the total, and by quota).
+    pub fn refused(&self, name: &'static str) {
+        self.rate_limited.increment(1);
+        self.recorder
+            .register_counter(
+                &Key::from_parts(REFUSED, vec![Label::new("quota", name)]),
+                &METADATA,
+            )
+            .increment(1);
     }
 
     /// The Prometheus text exposition.
@@ -162,10 +184,13 @@ mod tests {
         m.logins.increment(2);
         m.online_tables.set(3.0);
         m.observe("GET", "/healthz", 200, Duration::from_millis(3));
+        m.refused("room_codes");
         let text = m.render();
         for line in [
             "tongcheng_logins_total 2",
-            "tongcheng_rate_limited_total 0",
+            "tongcheng_rate_limited_total 1",
+            "tongcheng_quota_refused_total{quota=\"room_codes\"} 1",
+            "tongcheng_connections_refused_total 0",
             "tongcheng_online_tables 3",
             "tongcheng_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1",
             "tongcheng_http_request_duration_seconds_bucket{le=\"0.005\"} 1",

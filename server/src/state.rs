@@ -6,6 +6,7 @@ use std::time::Duration;
 use tongcheng_core::record::Verifier;
 use tongcheng_core::rules::RuleSet;
 
+use crate::listen::ConnLimits;
 use crate::metrics::Metrics;
 use crate::play::config::OnlineConfig;
 use crate::play::{Node, Online};
@@ -29,6 +30,10 @@ pub struct Config {
     /// A request not answered in this time gets a `timeout` error (503); the queue's long
     /// poll has its own bound.
     pub request_timeout: Duration,
+    /// Longest wait for a request body's next bytes.
+    pub body_timeout: Duration,
+    /// Header-read timeout (also the idle keep-alive one) and connections per address.
+    pub conn: ConnLimits,
     pub limits: LimitConfig,
     /// Online tables: timers of the table host, abuse limits.
     pub online: OnlineConfig,
@@ -64,6 +69,8 @@ impl Default for Config {
             max_pull: 200,
             body_limit: 4 << 20,
             request_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(10),
+            conn: ConnLimits::default(),
             limits: LimitConfig::default(),
             online: OnlineConfig::default(),
             admin_token: None,

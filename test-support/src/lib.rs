@@ -1,6 +1,7 @@
 //! What the workspace's tests share: a `tongcheng-server` process on a free port, killed
 //! when dropped. The server prints its address on the first line of stdout; its logs (on
-//! stderr) are kept to warnings unless the test's own `RUST_LOG` asks for more.
+//! stderr) are kept to warnings unless the test's own `RUST_LOG` asks for more, and tables
+//! play at machine speed (`--claim-pause-ms 0,0`) unless the test passes its own pause.
 
 #![forbid(unsafe_code)]
 
@@ -24,7 +25,12 @@ impl ServerProcess {
     /// Starts a server command the caller set up (arguments, environment, stderr) on
     /// `127.0.0.1:0`, and reads the address it chose from its first line.
     pub fn start_command(command: &mut Command) -> ServerProcess {
-        if std::env::var_os("RUST_LOG").is_none() {
+        // Tests play at machine speed: no pause after each discard unless a test asks for one.
+        if !command.get_args().any(|a| a == "--claim-pause-ms") {
+            command.args(["--claim-pause-ms", "0,0"]);
+        }
+        let set_here = command.get_envs().any(|(k, _)| k == "RUST_LOG");
+        if std::env::var_os("RUST_LOG").is_none() && !set_here {
             command.env("RUST_LOG", "warn");
         }
         let mut child = command

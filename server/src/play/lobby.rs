@@ -19,8 +19,9 @@ type Queues = HashMap<(String, bool), Queue<oneshot::Sender<Seated>>>;
 pub struct Lobby {
     pub(super) tables: Arc<Mutex<Tables>>,
     next_conn: AtomicU64,
-    /// Open `GET /v1/play` connections (a gauge for `/metrics` and load runs).
-    open_conns: AtomicU64,
+    /// Open `GET /v1/play` connections (a gauge for `/metrics` and load runs), and each
+    /// account's.
+    open: Arc<OpenConns>,
     pub(super) queues: Mutex<Queues>,
     /// When this node last ran the shared queue's matcher, per rule set and kind (several
     /// nodes: one run per tick per node, however many requests wait here).
@@ -37,7 +38,7 @@ impl Lobby {
     }
 
     pub fn connections(&self) -> usize {
-        self.open_conns.load(Ordering::Relaxed) as usize
+        self.open.total.load(Ordering::Relaxed) as usize
     }
 
     /// Players waiting in every queue (with several nodes: those whose request waits here).
@@ -49,22 +50,72 @@ impl Lobby {
             + self.shared_waiting.load(Ordering::Relaxed) as usize
     }
 
-    /// A new connection's id, and its count among the open ones while the guard lives.
-    pub fn open_connection(&self) -> (u64, OpenConn<'_>) {
-        self.open_conns.fetch_add(1, Ordering::Relaxed);
-        (
+    /// A new connection's id, and its count among the open ones (its account's too) while
+    /// the guard lives; `None` when the account holds `per_account` already (one account at
+    /// fifty tables at once is a bot farm, not a player: a person has a phone and a tablet).
+    pub fn open_connection(&self, account: i64, per_account: usize) -> Option<(u64, OpenConn)> {
+        {
+            let mut m = self.open.by_account.lock().ok()?;
+            let n = m.entry(account).or_insert(0);
+            if *n >= per_account {
+                return None;
+            }
+            *n += 1;
+        }
+        self.open.total.fetch_add(1, Ordering::Relaxed);
+        Some((
             self.next_conn.fetch_add(1, Ordering::Relaxed),
-            OpenConn(&self.open_conns),
-        )
+            OpenConn {
+                account,
+                open: self.open.clone(),
+            },
+        ))
     }
 }
 
-/// Counts an open connection while it lives.
-#[derive(Debug)]
-pub struct OpenConn<'a>(&'a AtomicU64);
+#[derive(Default)]
+struct OpenConns {
+    total: AtomicU64,
+    by_account: Mutex<HashMap<i64, usize>>,
+}
 
-impl Drop for OpenConn<'_> {
+/// Counts an open connection while it lives.
+pub struct OpenConn {
+    account: i64,
+    open: Arc<OpenConns>,
+}
+
+impl Drop for OpenConn {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.open.total.fetch_sub(1, Ordering::Relaxed);
+        if let Ok(mut m) = self.open.by_account.lock()
+            && let Some(n) = m.get_mut(&self.account)
+        {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.account);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_account_holds_at_most_its_connections() {
+        let lobby = Lobby::default();
+        let a = lobby.open_connection(1, 2).unwrap();
+        let b = lobby.open_connection(1, 2).unwrap();
+        assert_ne!(a.0, b.0, "ids differ");
+        assert!(lobby.open_connection(1, 2).is_none());
+        let other = lobby.open_connection(2, 2).unwrap();
+        assert_eq!(lobby.connections(), 3);
+        drop(a);
+        assert!(lobby.open_connection(1, 2).is_some(), "a slot came back");
+        drop((b, other));
+        assert_eq!(lobby.connections(), 0);
+        assert!(lobby.open.by_account.lock().unwrap().is_empty());
     }
 }

@@ -33,7 +33,7 @@ pub fn same_secret(given: &str, expected: &str) -> bool {
 }
 
 /// Lets the request through only with the server's admin token as its bearer token.
-fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(expected) = state
         .config
         .admin_token

@@ -159,6 +159,7 @@ impl FromRequestParts<AppState> for Authed {
         let session = blocking(move || Ok(store.session(&h, crate::now())?))
             .await?
             .ok_or_else(|| ApiError::unauthorized("the session is unknown, expired or revoked"))?;
+        crate::logs::record_account(session.account_id);
         Ok(Authed {
             session,
             token_hash,
@@ -166,17 +167,23 @@ impl FromRequestParts<AppState> for Authed {
     }
 }
 
-/// Applies a rate limit, counting and logging refusals.
+/// Applies a rate limit, counting refusals by the limit's name and logging them (at INFO,
+/// next to the request's line: an operator sees who was refused by what).
 pub fn limit(
     state: &AppState,
     limiter: &crate::ratelimit::RateLimiter,
     key: &str,
 ) -> Result<(), ApiError> {
-    limiter.check(key).map_err(|secs| {
-        state.metrics.rate_limited.increment(1);
-        tracing::debug!(retry_after = secs, "rate limited");
-        ApiError::rate_limited(secs)
-    })
+    limiter
+        .check(key)
+        .map_err(|secs| refused(state, limiter.name, secs))
+}
+
+/// A refusal by quota `name`: counted, logged, answered 429 with `Retry-After`.
+pub fn refused(state: &AppState, name: &'static str, secs: u64) -> ApiError {
+    state.metrics.refused(name);
+    tracing::info!(quota = name, retry_after = secs, "refused by a quota");
+    ApiError::rate_limited(secs)
 }
 
 #[cfg(test)]

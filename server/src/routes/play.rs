@@ -11,11 +11,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Extension, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
+use tongcheng_api::ErrorCode as HttpCode;
 use tongcheng_api::endpoints::Play;
 use tongcheng_core::protocol::{
     ClientMsg, ErrorCode, MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, ServerMsg,
@@ -24,7 +25,10 @@ use tracing::Instrument;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{Authed, endpoint};
+use crate::error::ApiError;
+use crate::listen::ConnSlot;
 use crate::play::join::join;
+use crate::play::lobby::OpenConn;
 use crate::play::table::Cmd;
 use crate::ratelimit::{Limit, SingleLimiter};
 use crate::state::AppState;
@@ -33,26 +37,58 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(endpoint::<Play, _, _>(play))
 }
 
-/// `GET /v1/play`: a session token is needed before the upgrade.
-async fn play(State(state): State<AppState>, auth: Authed, ws: WebSocketUpgrade) -> Response {
+/// `GET /v1/play`: a session token is needed before the upgrade, and the account may hold
+/// only so many table connections at once (`too_many_connections`, 429, otherwise). The
+/// connection keeps its address's slot (see [`crate::listen`]) until it closes.
+async fn play(
+    State(state): State<AppState>,
+    auth: Authed,
+    slot: Option<Extension<ConnSlot>>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let per_account = state.online.config.sockets_per_account;
+    let Some(open) = state
+        .online
+        .lobby
+        .open_connection(auth.session.account_id, per_account)
+    else {
+        state.metrics.refused("sockets_per_account");
+        tracing::info!(
+            quota = "sockets_per_account",
+            "refused by a quota: the account's table connections"
+        );
+        return Err(ApiError {
+            retry_after: Some(5),
+            ..ApiError::new(
+                HttpCode::TooManyConnections,
+                format!("this account has {per_account} table connections open already"),
+            )
+        });
+    };
     // The connection outlives the request: it keeps the request's span (its id and route)
     // so what it logs can be found next to the upgrade's line.
     let span = tracing::Span::current();
     // Client messages are small (bounded by MAX_CLIENT_MESSAGE) and every server frame is
     // flushed as it is sent, so small buffers do: tungstenite's 128 KiB defaults, reserved
     // per connection, would dominate a node's memory at ten thousand players.
-    ws.max_message_size(MAX_CLIENT_MESSAGE)
+    Ok(ws
+        .max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .read_buffer_size(MAX_CLIENT_MESSAGE)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| connection(socket, state, auth).instrument(span))
+        .on_upgrade(move |socket| connection(socket, state, auth, open, slot).instrument(span)))
 }
 
 /// Refused messages after which a connection is closed.
 const MAX_REFUSED: u32 = 100;
 
-async fn connection(socket: WebSocket, state: AppState, auth: Authed) {
-    let (conn, _open) = state.online.lobby.open_connection();
+async fn connection(
+    socket: WebSocket,
+    state: AppState,
+    auth: Authed,
+    (conn, _open): (u64, OpenConn),
+    _slot: Option<Extension<ConnSlot>>,
+) {
     tracing::debug!(account = auth.session.account_id, "table connection open");
     let config = state.online.config.clone();
     let (mut sink, mut stream) = socket.split();

@@ -9,7 +9,7 @@ use tongcheng_api::endpoints::{Queue, Ratings};
 use tongcheng_api::play::{QueueRequest, RatingsResponse, Seated};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Authed, ClientIp, endpoint};
+use super::{Authed, ClientIp, endpoint, limit};
 use crate::blocking::blocking;
 use crate::error::ApiError;
 use crate::play::queue::Candidate;
@@ -30,6 +30,13 @@ async fn queue(
     body: Result<Json<QueueRequest>, JsonRejection>,
 ) -> Result<Json<Seated>, ApiError> {
     let Json(req) = body?;
+    let l = &state.limits;
+    limit(
+        &state,
+        &l.queue_account,
+        &auth.session.account_id.to_string(),
+    )?;
+    limit(&state, &l.queue_ip, &ip.0)?;
     let rules = state.online.rules_for_request(req.rules)?;
     let store = state.store.clone();
     let account = auth.session.account_id;

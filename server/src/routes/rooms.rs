@@ -9,10 +9,10 @@ use tongcheng_api::endpoints::{CreateRoom, JoinRoom, ShowRoom};
 use tongcheng_api::play::{RoomCode, RoomInfo, RoomPlayer, RoomSettings};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Authed, ClientIp, endpoint, limit};
+use super::{Authed, ClientIp, endpoint, limit, refused};
 use crate::error::ApiError;
 use crate::play::rooms;
-use crate::ratelimit::RateLimiter;
+use crate::ratelimit::{RateLimiter, network_of};
 use crate::state::AppState;
 use crate::store::{RoomMember, StoredRoom};
 
@@ -64,6 +64,38 @@ fn quota(
     limit(state, per_ip, &ip.0)
 }
 
+/// A lookup of a room by code: refused while the source is locked out for wrong codes, or
+/// over its quota of codes (per account, address and network). Then `find` runs; a wrong
+/// code spends one of the source's misses, and the last miss locks it out (the answer is
+/// still `not_found`: a lock says nothing about the code).
+async fn by_code<T>(
+    state: &AppState,
+    auth: &Authed,
+    ip: &ClientIp,
+    find: impl Future<Output = Result<T, ApiError>>,
+) -> Result<T, ApiError> {
+    let l = &state.limits;
+    let account = format!("account:{}", auth.session.account_id);
+    let address = format!("ip:{}", ip.0);
+    for key in [&account, &address] {
+        l.room_lockout
+            .check(key)
+            .map_err(|secs| refused(state, "room_lockout", secs))?;
+    }
+    quota(state, auth, ip, &l.room_codes_account, &l.room_codes_ip)?;
+    limit(state, &l.room_codes_network, &network_of(&ip.0))?;
+    let found = find.await;
+    if matches!(&found, Err(e) if e.code == tongcheng_api::ErrorCode::NotFound) {
+        for key in [&account, &address] {
+            if l.room_misses.check(key).is_err() {
+                tracing::info!(source = %key, "locked out of room codes: too many wrong codes");
+                l.room_lockout.lock(key);
+            }
+        }
+    }
+    found
+}
+
 /// The requesting account as a room member.
 async fn member(state: &AppState, auth: &Authed, ip: &ClientIp) -> Result<RoomMember, ApiError> {
     let account_id = auth.session.account_id;
@@ -96,10 +128,11 @@ async fn join(
     ip: ClientIp,
     Path(RoomCode { code }): Path<RoomCode>,
 ) -> Result<Json<RoomInfo>, ApiError> {
-    let l = &state.limits;
-    quota(&state, &auth, &ip, &l.room_codes_account, &l.room_codes_ip)?;
-    let who = member(&state, &auth, &ip).await?;
-    let room = rooms::admit(&state.online, code, who).await?;
+    let room = by_code(&state, &auth, &ip, async {
+        let who = member(&state, &auth, &ip).await?;
+        rooms::admit(&state.online, code, who).await
+    })
+    .await?;
     Ok(Json(info(&room)))
 }
 
@@ -110,8 +143,13 @@ async fn show(
     ip: ClientIp,
     Path(RoomCode { code }): Path<RoomCode>,
 ) -> Result<Json<RoomInfo>, ApiError> {
-    let l = &state.limits;
-    quota(&state, &auth, &ip, &l.room_codes_account, &l.room_codes_ip)?;
-    let room = rooms::show(&state.online, code, auth.session.account_id).await?;
+    let account = auth.session.account_id;
+    let room = by_code(
+        &state,
+        &auth,
+        &ip,
+        rooms::show(&state.online, code, account),
+    )
+    .await?;
     Ok(Json(info(&room)))
 }

@@ -4,13 +4,14 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{Extension, State};
-use axum::http::header;
+use axum::http::{HeaderMap, header};
 use axum::response::IntoResponse;
 use tongcheng_api::HealthResponse;
 use tongcheng_api::endpoints::{Health, Metrics, OpenApiDocument};
 use utoipa_axum::router::OpenApiRouter;
 
 use super::endpoint;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -40,8 +41,18 @@ async fn document(Extension(doc): Extension<DocumentJson>) -> impl IntoResponse 
     )
 }
 
-/// `GET /metrics`: the counters, and this node's online gauges as of now.
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+/// `GET /metrics` (the admin token needed: the counts by route and status are for the
+/// operator): the counters, and this node's online gauges as of now.
+async fn metrics(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<impl IntoResponse, ApiError> {
+    super::admin::check_admin(&state, &headers)?;
+    Ok(rendered(State(state)).await)
+}
+
+/// The metrics as Prometheus text (also on `--metrics-listen`'s address, with no token).
+pub async fn rendered(State(state): State<AppState>) -> impl IntoResponse {
     let (m, lobby) = (&state.metrics, &state.online.lobby);
     m.online_tables.set(lobby.tables() as f64);
     m.online_connections.set(lobby.connections() as f64);

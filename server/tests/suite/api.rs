@@ -36,7 +36,11 @@ struct Resp {
     headers: reqwest::header::HeaderMap,
 }
 
-async fn start(config: Config) -> Srv {
+/// The admin token of every server here but those that test its absence.
+const ADMIN: &str = "admin-secret";
+
+async fn start(mut config: Config) -> Srv {
+    config.admin_token.get_or_insert_with(|| ADMIN.into());
     let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let state = Shared::new(store, config).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -135,7 +139,7 @@ fn operations(doc: &Value) -> BTreeSet<(String, String)> {
 #[tokio::test]
 async fn the_router_routes_exactly_the_contracts_endpoints() {
     let srv = start(Config {
-        admin_token: Some("admin-secret".into()),
+        admin_token: Some(ADMIN.into()),
         ..Config::default()
     })
     .await;
@@ -434,7 +438,7 @@ async fn login_and_link_attempts_are_rate_limited() {
         v
     };
     assert_eq!(statuses, [403, 403, 403, 429]);
-    let metrics = srv.call(Method::GET, "/metrics", None, None).await;
+    let metrics = srv.call(Method::GET, "/metrics", Some(ADMIN), None).await;
     assert!(
         metrics
             .body
@@ -562,7 +566,16 @@ async fn uploads_are_verified_idempotent_and_pulled_by_the_other_device() {
         .await;
     assert_eq!((bad.status, code(&bad)), (400, "bad_cursor"));
 
-    let m = srv.call(Method::GET, "/metrics", None, None).await;
+    let anyone = srv.call(Method::GET, "/metrics", None, None).await;
+    assert_eq!((anyone.status, code(&anyone)), (401, "unauthorized"));
+    let player = srv
+        .call(Method::GET, "/metrics", Some(&a.token), None)
+        .await;
+    assert_eq!(
+        player.status, 401,
+        "a player's session is not the admin token"
+    );
+    let m = srv.call(Method::GET, "/metrics", Some(ADMIN), None).await;
     let m = m.body.as_str().unwrap();
     for line in [
         "tongcheng_sync_batches_total 2",

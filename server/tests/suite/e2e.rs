@@ -12,12 +12,20 @@ use tongcheng_core::history::{HistoryStore, NewHand};
 use tongcheng_core::record::{HandRecord, RecordId};
 use tongcheng_core::seat::Seat;
 
+/// The servers' admin token (their metrics need it).
+const ADMIN: &str = "e2e-admin-token";
+
 /// A running server process, killed when dropped, and what it counts.
 struct Server(ServerProcess);
 
 impl Server {
     fn start(database: &str) -> Server {
-        Server(support::spawn_server(&["--database", database]))
+        Server(support::spawn_server(&[
+            "--database",
+            database,
+            "--admin-token",
+            ADMIN,
+        ]))
     }
 
     fn kill(&mut self) {
@@ -29,7 +37,10 @@ impl Server {
     }
 
     fn metric(&self, name: &str) -> u64 {
-        let text = reqwest::blocking::get(format!("{}/metrics", self.url()))
+        let text = reqwest::blocking::Client::new()
+            .get(format!("{}/metrics", self.url()))
+            .bearer_auth(ADMIN)
+            .send()
             .and_then(|r| r.text())
             .unwrap_or_default();
         text.lines()

@@ -10,11 +10,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tongcheng_client::{OnlineSession, OnlineUpdate};
-use tongcheng_core::game::Action;
 use tongcheng_core::protocol::ErrorCode;
 
 use crate::support;
-use support::online::{connect, login, post_from as post};
+use support::online::{connect, login, post_from as post, quick};
 use support::{PgSchema, ServerProcess, spawn_server};
 
 const NATS: &str = "127.0.0.1:4222";
@@ -97,11 +96,7 @@ fn play_until(
         };
         match &u {
             OnlineUpdate::Decision { decision, .. } => {
-                let a = if decision.legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    decision.on_timeout
-                };
+                let a = quick(decision);
                 let _ = s.act(a);
             }
             // (`fair` is not checked: `--match-hands` plays a shortened preset, which the

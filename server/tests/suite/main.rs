@@ -9,6 +9,7 @@ mod collusion;
 mod contract;
 mod e2e;
 mod failover;
+mod hostile;
 mod nodes;
 mod online;
 mod queue;

@@ -21,7 +21,7 @@ use tongcheng_core::tile::Tile;
 use tongcheng_server::play::OnlineConfig;
 
 use crate::support;
-use support::online::{TestServer, login, short_rules, start};
+use support::online::{TestServer, login, quick, short_rules, start};
 
 fn online(rules: Option<RuleSet>) -> OnlineConfig {
     OnlineConfig {
@@ -115,11 +115,7 @@ fn play(session: OnlineSession, style: Style, limit: Duration) -> Played {
                 if let Style::Paced(ms) = style {
                     std::thread::sleep(Duration::from_millis(ms));
                 }
-                let action = if decision.legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    decision.on_timeout
-                };
+                let action = quick(&decision);
                 out.answered.insert(id, Instant::now());
                 // A decision already gone (answered by auto-play meanwhile) is fine.
                 let _ = session.act(action);

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tongcheng_client::{HttpApi, Identity, OnlineOptions, OnlineSession, OnlineUpdate};
-use tongcheng_core::game::Action;
+use tongcheng_core::game::{Action, Decision};
 use tongcheng_core::rules::RuleSet;
 use tongcheng_server::play::OnlineConfig;
 use tongcheng_server::ratelimit::Limit;
@@ -57,8 +57,16 @@ pub fn start_with(config: Config) -> TestServer {
     start_on(Arc::new(SqliteStore::open_in_memory().unwrap()), config)
 }
 
-/// A server over `store` (several in one test may share one PostgreSQL schema: nodes).
+/// A server over `store` (several in one test may share one PostgreSQL schema: nodes),
+/// playing at machine speed (no pause after each discard).
 pub fn start_on(store: Arc<dyn Store>, mut config: Config) -> TestServer {
+    config.online.claim_pause_ms = 0;
+    config.online.claim_jitter_ms = 0;
+    start_paced(store, config)
+}
+
+/// [`start_on`] with the configuration's pause after each discard kept.
+pub fn start_paced(store: Arc<dyn Store>, mut config: Config) -> TestServer {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -107,17 +115,22 @@ pub fn connect(url: &str, token: &str, table: &str) -> Result<OnlineSession, Str
     .map_err(|e| format!("{e} {e:?}"))
 }
 
+/// A decision's answer at once: a win when it may, else its timeout action.
+pub fn quick(decision: &Decision) -> Action {
+    if decision.legal.contains(&Action::Win) {
+        Action::Win
+    } else {
+        decision.on_timeout
+    }
+}
+
 /// Plays the match out, answering at once; the final scores.
 pub fn play(session: OnlineSession) -> [i32; 4] {
     let until = Instant::now() + Duration::from_secs(40);
     while Instant::now() < until {
         match session.next_update(Duration::from_millis(200)) {
             Some(OnlineUpdate::Decision { decision, .. }) => {
-                let a = if decision.legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    decision.on_timeout
-                };
+                let a = quick(&decision);
                 let _ = session.act(a);
             }
             Some(OnlineUpdate::MatchEnd { .. }) => break,
