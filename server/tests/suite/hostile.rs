@@ -350,12 +350,27 @@ fn one_account_holds_only_a_few_table_connections() {
     honest_player_is_served(&url, "127.0.0.62");
 }
 
+/// Finding 2: one account cannot fill the server with rooms (each starts a table) or queue
+/// requests (each may seat one).
 #[test]
-fn queue_floods_are_refused() {
+fn floods_of_rooms_and_queue_requests_are_refused() {
     let srv = start(&["--bot-fill-ms", "50", "--limit", "queue_per_account=2/1"]);
     let url = srv.url().to_string();
     let http = client_from("127.0.0.71");
     let dev = login(&http, &url);
+    let room = || {
+        send(
+            http.post(format!("{url}/v1/rooms"))
+                .bearer_auth(&dev.token)
+                .json(&json!({"people": 2})),
+        )
+    };
+    let made: Vec<u16> = (0..6).map(|_| room().0).collect();
+    assert_eq!(
+        made,
+        [200, 200, 200, 200, 200, 429],
+        "five rooms, then a minute each"
+    );
     let queue = || {
         send(
             http.post(format!("{url}/v1/queue"))
