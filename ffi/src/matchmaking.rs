@@ -282,7 +282,7 @@ mod tests {
         for s in [
             settings(0, &[]),
             settings(5, &[]),
-            settings(3, &[]),
+            settings(3, &["easy", "easy"]),
             settings(3, &["expert"]),
             RoomSettingsModel {
                 rules: Some(String::new()),
