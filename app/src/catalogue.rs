@@ -1,0 +1,240 @@
+//! The one catalogue of every face's words: 简体中文 first, English as the player's choice.
+//! A face never writes a word of its own; it shows what the view model carries, and the view
+//! model takes every word from here.
+
+use serde::{Deserialize, Serialize};
+use tongcheng_core::bot::Level;
+use tongcheng_core::table::Clock;
+use tongcheng_core::tile::{Suit, Tile};
+
+/// The player's language. 简体中文 unless he chose English.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lang {
+    #[default]
+    #[serde(rename = "zh-CN")]
+    ZhCn,
+    #[serde(rename = "en")]
+    En,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::ZhCn, Lang::En];
+
+    /// The BCP 47 tag a face sets on its document or window.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::ZhCn => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+}
+
+/// Every fixed text of the app, by what it is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Text {
+    AppName,
+    PlayBots,
+    QuickMatch,
+    FriendsRoom,
+    MyHands,
+    Settings,
+    ContinueMatch,
+    NewMatch,
+    RuleSet,
+    BotLevel,
+    Clock,
+    Start,
+    Back,
+    Chow,
+    Pung,
+    Kong,
+    Win,
+    Pass,
+    Hint,
+    AutoPlay,
+    Result,
+    NextHand,
+    MatchOver,
+    Home,
+    Language,
+    Sound,
+    On,
+    Off,
+    YourTurn,
+    WaitingFor,
+    WallLeft,
+    Wild,
+    Draw,
+    SelfDrawn,
+    OnDiscard,
+    YouWin,
+    Wins,
+    Payments,
+    ChooseChow,
+    NotYetOnline,
+    You,
+    East,
+    South,
+    West,
+    North,
+}
+
+impl Text {
+    /// The text in `lang`.
+    pub fn get(self, lang: Lang) -> &'static str {
+        let (zh, en) = self.both();
+        match lang {
+            Lang::ZhCn => zh,
+            Lang::En => en,
+        }
+    }
+
+    fn both(self) -> (&'static str, &'static str) {
+        use Text::*;
+        match self {
+            AppName => ("桐城麻将", "Tongcheng Mahjong"),
+            PlayBots => ("单机对战", "Play vs bots"),
+            QuickMatch => ("快速匹配", "Quick match"),
+            FriendsRoom => ("好友房", "Friends' room"),
+            MyHands => ("我的牌局", "My hands"),
+            Settings => ("设置", "Settings"),
+            ContinueMatch => ("继续牌局", "Continue match"),
+            NewMatch => ("新牌局", "New match"),
+            RuleSet => ("玩法", "Rules"),
+            BotLevel => ("电脑水平", "Bot level"),
+            Clock => ("计时", "Clock"),
+            Start => ("开始", "Start"),
+            Back => ("返回", "Back"),
+            Chow => ("吃", "Chow"),
+            Pung => ("碰", "Pung"),
+            Kong => ("杠", "Kong"),
+            Win => ("胡", "Win"),
+            Pass => ("过", "Pass"),
+            Hint => ("提示", "Hint"),
+            AutoPlay => ("托管", "Auto-play"),
+            Result => ("结算", "Result"),
+            NextHand => ("下一局", "Next hand"),
+            MatchOver => ("本场结束", "Match over"),
+            Home => ("大厅", "Home"),
+            Language => ("语言", "Language"),
+            Sound => ("音效", "Sound"),
+            On => ("开", "On"),
+            Off => ("关", "Off"),
+            YourTurn => ("轮到你出牌", "Your turn"),
+            WaitingFor => ("等待", "Waiting for"),
+            WallLeft => ("余牌", "Wall"),
+            Wild => ("财神", "Wild"),
+            Draw => ("荒牌", "Draw: the wall ran out"),
+            SelfDrawn => ("自摸", "Self-drawn"),
+            OnDiscard => ("点炮", "On a discard"),
+            YouWin => ("你胡了", "You win"),
+            Wins => ("胡了", "wins"),
+            Payments => ("输赢", "Payments"),
+            ChooseChow => ("选择吃法", "Choose a chow"),
+            NotYetOnline => (
+                "联网对战即将在此开放；现在可以单机对战",
+                "Online play comes here next; play against bots meanwhile",
+            ),
+            You => ("你", "You"),
+            East => ("东家", "East"),
+            South => ("南家", "South"),
+            West => ("西家", "West"),
+            North => ("北家", "North"),
+        }
+    }
+}
+
+/// A tile's name as players say it and screen readers read it: 一万…九万, 一条…九条,
+/// 一饼…九饼, 东 南 西 北 中 发 白, 春 夏 秋 冬 梅 兰 竹 菊 (or the English names).
+pub fn tile_name(tile: Tile, lang: Lang) -> String {
+    match lang {
+        Lang::En => tile.name_en(),
+        Lang::ZhCn => {
+            const NUMBERS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+            const HONORS: [&str; 7] = ["东", "南", "西", "北", "白", "发", "中"];
+            let r = usize::from(tile.rank()).saturating_sub(1).min(8);
+            match tile.suit() {
+                Suit::Characters => format!("{}万", NUMBERS[r]),
+                Suit::Bamboo => format!("{}条", NUMBERS[r]),
+                Suit::Dots => format!("{}饼", NUMBERS[r]),
+                Suit::Honors => HONORS[r.min(6)].to_string(),
+                Suit::Flowers => tile.name_zh().to_string(),
+            }
+        }
+    }
+}
+
+/// A preset's name for players.
+pub fn preset_name(preset: &str, lang: Lang) -> String {
+    let (zh, en) = match preset {
+        "guobiao" => ("国标麻将", "Chinese Official"),
+        "hangzhou" => ("杭州麻将", "Hangzhou"),
+        "hangzhou-mil" => ("杭州麻将（军）", "Hangzhou (military)"),
+        "tongcheng-dianpao" => ("桐城麻将·点炮", "Tongcheng, discard wins"),
+        "tongcheng-paofeng" => ("桐城麻将·跑风", "Tongcheng, 跑风"),
+        other => return other.to_string(),
+    };
+    match lang {
+        Lang::ZhCn => zh.into(),
+        Lang::En => en.into(),
+    }
+}
+
+pub fn level_name(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Easy, Lang::ZhCn) => "简单",
+        (Level::Normal, Lang::ZhCn) => "普通",
+        (Level::Hard, Lang::ZhCn) => "困难",
+        (Level::Easy, Lang::En) => "Easy",
+        (Level::Normal, Lang::En) => "Normal",
+        (Level::Hard, Lang::En) => "Hard",
+    }
+}
+
+pub fn clock_name(clock: Clock, lang: Lang) -> &'static str {
+    match (clock, lang) {
+        (Clock::Off, Lang::ZhCn) => "不计时",
+        (Clock::Relaxed, Lang::ZhCn) => "宽松",
+        (Clock::Match, Lang::ZhCn) => "比赛",
+        (Clock::Off, Lang::En) => "Off",
+        (Clock::Relaxed, Lang::En) => "Relaxed",
+        (Clock::Match, Lang::En) => "Match",
+    }
+}
+
+/// A seat's name seen from the player's seat: 你 for his own, else the seat's wind.
+pub fn seat_name(wind_index: usize, is_you: bool, lang: Lang) -> &'static str {
+    if is_you {
+        return Text::You.get(lang);
+    }
+    [Text::East, Text::South, Text::West, Text::North][wind_index % 4].get(lang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_have_the_names_players_use() {
+        let name = |code: &str| tile_name(code.parse().unwrap(), Lang::ZhCn);
+        assert_eq!(name("1m"), "一万");
+        assert_eq!(name("9s"), "九条");
+        assert_eq!(name("5p"), "五饼");
+        let honors: Vec<String> = (1..=7).map(|r| name(&format!("{r}z"))).collect();
+        assert_eq!(honors, ["东", "南", "西", "北", "白", "发", "中"]);
+        assert_eq!(name("1f"), "春");
+        assert_eq!(
+            tile_name("1m".parse().unwrap(), Lang::En),
+            "1 of Characters"
+        );
+    }
+
+    #[test]
+    fn every_text_has_both_languages() {
+        for t in [Text::PlayBots, Text::Result, Text::Chow, Text::Pass] {
+            assert!(!t.get(Lang::ZhCn).is_ascii(), "{t:?}");
+            assert!(t.get(Lang::En).is_ascii(), "{t:?}");
+        }
+        assert_eq!(Text::Result.get(Lang::default()), "结算");
+    }
+}

@@ -1,0 +1,29 @@
+//! Tongcheng Mahjong's app model: every decision a screen makes, in one place, for every face.
+//!
+//! The shape is Crux's (a shared core, thin shells, side effects as values the shell
+//! performs), written here rather than taken from `crux_core`: the model is small, its
+//! faces are UniFFI (phones), wasm-bindgen (the browser) and the terminal, and plain
+//! functions over serde values bind to all three without a framework's bridge. A face sends
+//! [`Event`]s (a tap, its clock) to [`App::update`], performs the [`Effect`]s it gets back
+//! (keep a hand, keep the match or the settings, play a sound, wake the model at a time) and
+//! draws [`App::view`]: every word comes from the [`catalogue`] in the player's language
+//! (简体中文 unless he chose English), every button says whether it is enabled.
+//!
+//! This part holds the home screen, a new match against bots (any preset, bot level, clock),
+//! the table (hand, discards, melds, the claim bar 吃 碰 杠 胡 过 with a chooser, the
+//! countdown and 托管 from the core's one clock, hints, the 财神), the result (结算: fans in
+//! Chinese with points, each seat's payment and kong money), continuing a kept match, and the
+//! settings (language, sound). Online play, my hands and the replay come next.
+//!
+//! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens,
+//! events, effects), `table` (the match against bots and its views).
+
+pub mod catalogue;
+pub mod model;
+mod table;
+pub mod view;
+
+pub use catalogue::{Lang, Text};
+pub use model::{App, Effect, Event, Settings, Sound, Tap};
+pub use table::ClaimKind;
+pub use view::View;

@@ -1,0 +1,456 @@
+//! The app: which screen is up, what the player chose, the match against bots, and what
+//! each tap does. Faces send [`Event`]s to [`App::update`], perform the [`Effect`]s it
+//! returns (keep a hand, keep the match, play a sound, wake the model at a time) and draw
+//! [`App::view`]. Time and randomness come from the face: the model reads neither, so a
+//! journey replays the same from the same events.
+
+use serde::{Deserialize, Serialize};
+use tongcheng_core::bot::Level;
+use tongcheng_core::game::HandResult;
+use tongcheng_core::record::HandRecord;
+use tongcheng_core::rules::RuleSet;
+use tongcheng_core::table::{Clock, SavedTable, Step, Table, TableConfig};
+use tongcheng_core::tile::Tile;
+
+use crate::catalogue::{Lang, Text, clock_name, level_name, preset_name};
+use crate::table::{ClaimKind, Offline};
+use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
+
+/// What the player did, or the time passing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A button of the current view was tapped (or its key pressed).
+    Tap { tap: Tap },
+    /// The face's monotonic clock, in milliseconds: timeouts and 托管 play at it.
+    Tick { now_ms: u64 },
+}
+
+/// Every button's meaning. A view's buttons carry theirs; a face sends it back as it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "tap", rename_all = "snake_case")]
+pub enum Tap {
+    PlayBots,
+    ContinueMatch,
+    QuickMatch,
+    FriendsRoom,
+    MyHands,
+    Settings,
+    PickRules {
+        preset: String,
+    },
+    PickLevel {
+        level: Level,
+    },
+    PickClock {
+        clock: Clock,
+    },
+    Start,
+    Back,
+    Discard {
+        tile: Tile,
+    },
+    Claim {
+        kind: ClaimKind,
+    },
+    /// One of several chows (by its lowest tile) or kongs (by its tile).
+    Choose {
+        index: u8,
+    },
+    Hint,
+    AutoPlay,
+    NextHand,
+    SetLang {
+        lang: Lang,
+    },
+    SetSound {
+        on: bool,
+    },
+}
+
+/// What the face does for the model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Effect {
+    /// Keep a finished hand in the local history (the player sat in `seat`).
+    KeepHand {
+        record: Box<HandRecord>,
+        seat: u8,
+    },
+    /// Keep the match as it stands, to continue it after the app closes (`None`: it is over).
+    KeepMatch {
+        saved: Option<String>,
+    },
+    /// Keep the settings.
+    KeepSettings {
+        settings: Settings,
+    },
+    Sound {
+        sound: Sound,
+    },
+    /// Send a [`Event::Tick`] at this time (a decision's timeout).
+    WakeAt {
+        now_ms: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sound {
+    Discard,
+    Claim,
+    Win,
+}
+
+/// What the player set, kept by the face between runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub lang: Lang,
+    pub sound: bool,
+    pub preset: String,
+    pub level: Level,
+    pub clock: Clock,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            lang: Lang::ZhCn,
+            sound: true,
+            preset: "tongcheng-dianpao".into(),
+            level: Level::Normal,
+            clock: Clock::Relaxed,
+        }
+    }
+}
+
+/// The rule sets a player picks from (the core also has a Botzone preset, for bot contests).
+pub const PRESETS: [&str; 5] = [
+    "guobiao",
+    "hangzhou",
+    "hangzhou-mil",
+    "tongcheng-dianpao",
+    "tongcheng-paofeng",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Screen {
+    Home,
+    NewMatch,
+    Table,
+    Result,
+    Settings,
+}
+
+/// The app model.
+#[derive(Debug)]
+pub struct App {
+    settings: Settings,
+    screen: Screen,
+    game: Option<Offline>,
+    /// The kept match the face gave at start, until it is continued or replaced.
+    kept: Option<SavedTable>,
+    now_ms: u64,
+    /// Seeds of new matches: the face's randomness, stepped (SplitMix64) for each one.
+    seed: u64,
+}
+
+impl App {
+    /// The app as it opens: the face's kept settings and match (if any), a random seed from
+    /// the face, and its clock now.
+    pub fn new(settings: Settings, kept_match: Option<&str>, seed: u64, now_ms: u64) -> App {
+        let kept = kept_match
+            .and_then(|j| SavedTable::from_json(j).ok())
+            .filter(|s| Table::resume(s).is_ok_and(|t| !t.is_over()));
+        App {
+            settings,
+            screen: Screen::Home,
+            game: None,
+            kept,
+            now_ms,
+            seed,
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Handles one event; the effects for the face to perform.
+    pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match event {
+            Event::Tick { now_ms } => {
+                self.now_ms = self.now_ms.max(now_ms);
+                self.play_on(&mut fx);
+            }
+            Event::Tap { tap } => self.tap(tap, &mut fx),
+        }
+        if let Some(at) = self.game.as_ref().and_then(|g| g.wake_at()) {
+            fx.push(Effect::WakeAt { now_ms: at });
+        }
+        fx
+    }
+
+    fn tap(&mut self, tap: Tap, fx: &mut Vec<Effect>) {
+        match (self.screen, tap) {
+            (Screen::Home, Tap::PlayBots) => self.screen = Screen::NewMatch,
+            (Screen::Home, Tap::ContinueMatch) => {
+                if let Some(saved) = self.kept.take()
+                    && let Ok(table) = Table::resume(&saved)
+                {
+                    self.game = Some(Offline::new(table));
+                    self.screen = Screen::Table;
+                    self.play_on(fx);
+                }
+            }
+            (Screen::Home, Tap::Settings) => self.screen = Screen::Settings,
+            (Screen::NewMatch, Tap::PickRules { preset }) if PRESETS.contains(&preset.as_str()) => {
+                self.settings.preset = preset;
+            }
+            (Screen::NewMatch, Tap::PickLevel { level }) => self.settings.level = level,
+            (Screen::NewMatch, Tap::PickClock { clock }) => self.settings.clock = clock,
+            (Screen::NewMatch, Tap::Start) => self.start_match(fx),
+            (Screen::NewMatch | Screen::Settings, Tap::Back) => {
+                fx.push(Effect::KeepSettings {
+                    settings: self.settings.clone(),
+                });
+                self.screen = Screen::Home;
+            }
+            (Screen::Settings, Tap::SetLang { lang }) => self.settings.lang = lang,
+            (Screen::Settings, Tap::SetSound { on }) => self.settings.sound = on,
+            (Screen::Table, Tap::Back) => {
+                // The match is kept: 继续牌局 takes it up again.
+                if let Some(g) = self.game.take() {
+                    fx.push(Effect::KeepMatch {
+                        saved: Some(g.saved_json()),
+                    });
+                    self.kept = Some(g.saved());
+                }
+                self.screen = Screen::Home;
+            }
+            (Screen::Table, tap) => {
+                let now = self.now_ms;
+                let sound = self.settings.sound;
+                if let Some(g) = self.game.as_mut()
+                    && let Some(s) = g.tap(&tap, now)
+                    && sound
+                {
+                    fx.push(Effect::Sound { sound: s });
+                }
+                self.play_on(fx);
+            }
+            (Screen::Result, Tap::NextHand) => self.next_hand(fx),
+            // Taps a screen does not have (a stale view's): nothing happens.
+            _ => {}
+        }
+    }
+
+    /// A new match of the chosen preset, level and clock.
+    fn start_match(&mut self, fx: &mut Vec<Effect>) {
+        let Some(rules) = RuleSet::preset(&self.settings.preset) else {
+            return;
+        };
+        self.seed = splitmix(self.seed);
+        let mut config = TableConfig::person_and_bots(rules, self.settings.level, self.seed);
+        config.clock = self.settings.clock;
+        let Ok(table) = Table::try_new(config) else {
+            return;
+        };
+        fx.push(Effect::KeepSettings {
+            settings: self.settings.clone(),
+        });
+        self.kept = None;
+        self.game = Some(Offline::new(table));
+        self.screen = Screen::Table;
+        self.play_on(fx);
+        if let Some(g) = &self.game {
+            fx.push(Effect::KeepMatch {
+                saved: Some(g.saved_json()),
+            });
+        }
+    }
+
+    /// Lets the table go on at the time now; a finished hand goes to the result screen and
+    /// is kept.
+    fn play_on(&mut self, fx: &mut Vec<Effect>) {
+        if self.screen != Screen::Table {
+            return;
+        }
+        let now = self.now_ms;
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        if g.run(now) == Step::HandOver {
+            if let Some(record) = g.table().record() {
+                let seat = g.table().seat_of(0).0;
+                fx.push(Effect::KeepHand {
+                    record: Box::new(record),
+                    seat,
+                });
+            }
+            if self.settings.sound && g.result().is_some_and(|r| r.winner.is_some()) {
+                fx.push(Effect::Sound { sound: Sound::Win });
+            }
+            self.screen = Screen::Result;
+        }
+    }
+
+    fn next_hand(&mut self, fx: &mut Vec<Effect>) {
+        let Some(g) = self.game.as_mut() else {
+            self.screen = Screen::Home;
+            return;
+        };
+        if g.next_hand() {
+            fx.push(Effect::KeepMatch {
+                saved: Some(g.saved_json()),
+            });
+            self.screen = Screen::Table;
+            self.play_on(fx);
+        } else {
+            fx.push(Effect::KeepMatch { saved: None });
+            self.game = None;
+            self.screen = Screen::Home;
+        }
+    }
+
+    /// The screen to draw now.
+    pub fn view(&self) -> View {
+        let lang = self.settings.lang;
+        match (self.screen, &self.game) {
+            (Screen::Table, Some(g)) => View::Table(Box::new(g.view(lang, self.now_ms))),
+            (Screen::Result, Some(g)) => match g.result_view(lang) {
+                Some(v) => View::Result(v),
+                None => View::Table(Box::new(g.view(lang, self.now_ms))),
+            },
+            (Screen::NewMatch, _) => View::NewMatch(self.new_match_view()),
+            (Screen::Settings, _) => View::Settings(self.settings_view()),
+            _ => View::Home(self.home_view()),
+        }
+    }
+
+    fn home_view(&self) -> HomeView {
+        let lang = self.settings.lang;
+        let mut buttons = Vec::new();
+        if self.kept.is_some() {
+            buttons.push(Button::new(
+                Text::ContinueMatch.get(lang),
+                true,
+                Tap::ContinueMatch,
+            ));
+        }
+        buttons.extend([
+            Button::new(Text::PlayBots.get(lang), true, Tap::PlayBots),
+            // Online screens come with the app model's next part: shown, not yet open.
+            Button::new(Text::QuickMatch.get(lang), false, Tap::QuickMatch),
+            Button::new(Text::FriendsRoom.get(lang), false, Tap::FriendsRoom),
+            Button::new(Text::MyHands.get(lang), false, Tap::MyHands),
+            Button::new(Text::Settings.get(lang), true, Tap::Settings),
+        ]);
+        HomeView {
+            title: Text::AppName.get(lang).into(),
+            buttons,
+            notice: Some(Text::NotYetOnline.get(lang).into()),
+        }
+    }
+
+    fn new_match_view(&self) -> NewMatchView {
+        let lang = self.settings.lang;
+        let s = &self.settings;
+        let rules = PRESETS
+            .iter()
+            .map(|p| {
+                Button::new(
+                    preset_name(p, lang),
+                    true,
+                    Tap::PickRules {
+                        preset: p.to_string(),
+                    },
+                )
+                .selected(s.preset == *p)
+            })
+            .collect();
+        let levels = Level::ALL
+            .iter()
+            .map(|&l| {
+                Button::new(level_name(l, lang), true, Tap::PickLevel { level: l })
+                    .selected(s.level == l)
+            })
+            .collect();
+        let clocks = Clock::ALL
+            .iter()
+            .map(|&c| {
+                Button::new(clock_name(c, lang), true, Tap::PickClock { clock: c })
+                    .selected(s.clock == c)
+            })
+            .collect();
+        NewMatchView {
+            title: Text::NewMatch.get(lang).into(),
+            pickers: vec![
+                Picker {
+                    label: Text::RuleSet.get(lang).into(),
+                    options: rules,
+                },
+                Picker {
+                    label: Text::BotLevel.get(lang).into(),
+                    options: levels,
+                },
+                Picker {
+                    label: Text::Clock.get(lang).into(),
+                    options: clocks,
+                },
+            ],
+            start: Button::new(Text::Start.get(lang), true, Tap::Start),
+            back: Button::new(Text::Back.get(lang), true, Tap::Back),
+        }
+    }
+
+    fn settings_view(&self) -> SettingsView {
+        let lang = self.settings.lang;
+        let langs = Lang::ALL
+            .iter()
+            .map(|&l| {
+                let label = match l {
+                    Lang::ZhCn => "简体中文",
+                    Lang::En => "English",
+                };
+                Button::new(label, true, Tap::SetLang { lang: l }).selected(lang == l)
+            })
+            .collect();
+        let sound = [true, false]
+            .iter()
+            .map(|&on| {
+                let label = if on { Text::On } else { Text::Off };
+                Button::new(label.get(lang), true, Tap::SetSound { on })
+                    .selected(self.settings.sound == on)
+            })
+            .collect();
+        SettingsView {
+            title: Text::Settings.get(lang).into(),
+            pickers: vec![
+                Picker {
+                    label: Text::Language.get(lang).into(),
+                    options: langs,
+                },
+                Picker {
+                    label: Text::Sound.get(lang).into(),
+                    options: sound,
+                },
+            ],
+            back: Button::new(Text::Back.get(lang), true, Tap::Back),
+        }
+    }
+
+    /// The finished hand's result (for tests and faces that show it beside the table).
+    pub fn last_result(&self) -> Option<&HandResult> {
+        self.game.as_ref().and_then(Offline::result)
+    }
+}
+
+/// SplitMix64's step: a new match's seed from the last one.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,449 @@
+//! The match against bots as the table screen sees it: the core's table host (its bots, its
+//! one decision clock, 托管, the saved form) driven at the face's time, and the table and
+//! result views built from the player's seat view.
+
+use serde::{Deserialize, Serialize};
+use tongcheng_core::describe::meld_tiles_laid;
+use tongcheng_core::game::{Action, DecisionKind, HandResult, SeatView as CoreSeat};
+use tongcheng_core::hint::{Hint, hint};
+use tongcheng_core::table::{SavedTable, Step, Table};
+use tongcheng_core::tile::Tile;
+
+use crate::catalogue::{Lang, Text, seat_name, tile_name};
+use crate::model::{Sound, Tap};
+use crate::view::{
+    Button, FanLine, HandTile, HintView, Payment, ResultView, SeatView, TableView, TileView,
+};
+
+/// The person's player slot: the table's first.
+const ME: usize = 0;
+
+/// The claim bar's buttons, in the order players know: 吃 碰 杠 胡 过.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimKind {
+    Chow,
+    Pung,
+    Kong,
+    Win,
+    Pass,
+}
+
+impl ClaimKind {
+    const BAR: [ClaimKind; 5] = [
+        ClaimKind::Chow,
+        ClaimKind::Pung,
+        ClaimKind::Kong,
+        ClaimKind::Win,
+        ClaimKind::Pass,
+    ];
+
+    fn text(self) -> Text {
+        match self {
+            ClaimKind::Chow => Text::Chow,
+            ClaimKind::Pung => Text::Pung,
+            ClaimKind::Kong => Text::Kong,
+            ClaimKind::Win => Text::Win,
+            ClaimKind::Pass => Text::Pass,
+        }
+    }
+
+    /// Whether `a` is one of this button's actions.
+    fn covers(self, a: &Action) -> bool {
+        matches!(
+            (self, a),
+            (ClaimKind::Chow, Action::Chow(_))
+                | (ClaimKind::Pung, Action::Pung)
+                | (
+                    ClaimKind::Kong,
+                    Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_)
+                )
+                | (ClaimKind::Win, Action::Win)
+                | (ClaimKind::Pass, Action::Pass)
+        )
+    }
+}
+
+/// A match against bots, with what the table screen shows beside it.
+#[derive(Debug)]
+pub struct Offline {
+    table: Table,
+    /// The hint asked for at this decision.
+    hint: Option<Hint>,
+    /// Several actions behind one tapped button (chows, kongs): the player picks one.
+    choosing: Vec<Action>,
+}
+
+impl Offline {
+    pub fn new(table: Table) -> Offline {
+        Offline {
+            table,
+            hint: None,
+            choosing: Vec::new(),
+        }
+    }
+
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn saved(&self) -> SavedTable {
+        self.table.saved()
+    }
+
+    pub fn saved_json(&self) -> String {
+        self.table.saved().to_json()
+    }
+
+    pub fn result(&self) -> Option<&HandResult> {
+        self.table
+            .game()
+            .is_finished()
+            .then(|| self.table.game().result())
+            .flatten()
+    }
+
+    /// Plays the bots, stand-ins and timeouts due at `now`; stops when the person is waited
+    /// for or the hand is over.
+    pub fn run(&mut self, now: u64) -> Step {
+        if self.table.piao_open() {
+            // 飘 where the rules ask: not drawn yet in this part of the model (the player
+            // floats nothing).
+            let _ = self.table.choose_piao(ME, 0);
+        }
+        loop {
+            match self.table.step(now) {
+                Step::Acted { .. } => {
+                    self.hint = None;
+                    self.choosing.clear();
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// When the person's decision times out (the face wakes the model then).
+    pub fn wake_at(&self) -> Option<u64> {
+        self.table.deadline(ME)
+    }
+
+    /// The next hand of the match; false when the match is over.
+    pub fn next_hand(&mut self) -> bool {
+        self.hint = None;
+        self.choosing.clear();
+        self.table.next_hand()
+    }
+
+    /// A tap on the table; the sound it makes, if it did something.
+    pub fn tap(&mut self, tap: &Tap, now: u64) -> Option<Sound> {
+        let legal = self.table.decision(ME).map(|d| d.legal).unwrap_or_default();
+        let action = match tap {
+            Tap::Discard { tile } => Action::Discard(*tile),
+            Tap::Claim { kind } => {
+                let options: Vec<Action> =
+                    legal.iter().copied().filter(|a| kind.covers(a)).collect();
+                match options.as_slice() {
+                    [] => return None,
+                    [one] => *one,
+                    _ => {
+                        self.choosing = options;
+                        return None;
+                    }
+                }
+            }
+            Tap::Choose { index } => *self.choosing.get(usize::from(*index))?,
+            Tap::Hint => {
+                self.hint = hint(&self.table.view(ME));
+                return None;
+            }
+            Tap::AutoPlay => {
+                let on = !self.table.auto_play(ME);
+                self.table.set_auto_play(ME, on);
+                return None;
+            }
+            _ => return None,
+        };
+        if !legal.contains(&action) {
+            return None;
+        }
+        self.table.act(ME, action, now).ok()?;
+        self.hint = None;
+        self.choosing.clear();
+        Some(match action {
+            Action::Discard(_) => Sound::Discard,
+            Action::Win => Sound::Win,
+            _ => Sound::Claim,
+        })
+    }
+
+    /// The table screen.
+    pub fn view(&self, lang: Lang, now: u64) -> TableView {
+        let v = self.table.view(ME);
+        let legal = v
+            .decision
+            .as_ref()
+            .map(|d| d.legal.clone())
+            .unwrap_or_default();
+        let suggested = match &self.hint {
+            Some(Hint::Turn {
+                recommended: Action::Discard(t),
+                ..
+            }) => Some(*t),
+            _ => None,
+        };
+        let hand_tile = |t: Tile| HandTile {
+            tile: tile_view(t, v.wild, lang),
+            enabled: legal.contains(&Action::Discard(t)),
+            suggested: suggested == Some(t),
+            tap: Tap::Discard { tile: t },
+        };
+        let claim_bar = ClaimKind::BAR
+            .iter()
+            .map(|&k| {
+                Button::new(
+                    k.text().get(lang),
+                    legal.iter().any(|a| k.covers(a)),
+                    Tap::Claim { kind: k },
+                )
+            })
+            .collect();
+        let chow_choices = self
+            .choosing
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                Button::new(
+                    action_words(a, &v, lang),
+                    true,
+                    Tap::Choose { index: i as u8 },
+                )
+            })
+            .collect();
+        let countdown_secs = self
+            .table
+            .remaining_ms(ME, now)
+            .map(|ms| ms.div_ceil(1000) as u32);
+        let auto = self.table.auto_play(ME);
+        let hand_number = self.table.match_state().hand_index() + 1;
+        TableView {
+            title: match lang {
+                Lang::ZhCn => format!("第 {hand_number} 局 · {}风圈", v.prevalent.name_zh()),
+                Lang::En => format!("Hand {hand_number} · {} round", v.prevalent),
+            },
+            status: status(&v, lang),
+            wall_left: v.wall_remaining as u32,
+            wall_label: Text::WallLeft.get(lang).into(),
+            seats: seats(&v, self.table.match_state().scores(), lang),
+            hand: v.hand.iter().map(|&t| hand_tile(t)).collect(),
+            drawn: v.drawn.map(hand_tile),
+            claim_bar,
+            chow_choices,
+            countdown_secs,
+            auto_play: Button::new(Text::AutoPlay.get(lang), true, Tap::AutoPlay).selected(auto),
+            hint_button: Button::new(Text::Hint.get(lang), v.decision.is_some(), Tap::Hint),
+            hint: self.hint.as_ref().map(|h| hint_view(h, &v, lang)),
+            wild: v.wild.map(|w| tile_view(w, Some(w), lang)),
+            back: Button::new(Text::Home.get(lang), true, Tap::Back),
+        }
+    }
+
+    /// The result screen (结算) of the finished hand.
+    pub fn result_view(&self, lang: Lang) -> Option<ResultView> {
+        let r = self.result()?;
+        let v = self.table.view(ME);
+        let me = v.seat;
+        let name = |s: tongcheng_core::Seat| {
+            let wind = v.seats.get(s.index()).map_or(s.index(), |p| p.wind.index());
+            seat_name(wind, s == me, lang).to_string()
+        };
+        let outcome = match r.winner {
+            None => Text::Draw.get(lang).to_string(),
+            Some(w) => {
+                let how = if r.self_drawn {
+                    Text::SelfDrawn.get(lang).to_string()
+                } else {
+                    let from = r.discarder.map(&name).unwrap_or_default();
+                    format!("{from} {}", Text::OnDiscard.get(lang))
+                };
+                if w == me {
+                    format!("{}（{how}）", Text::YouWin.get(lang))
+                } else {
+                    format!("{} {}（{how}）", name(w), Text::Wins.get(lang))
+                }
+            }
+        };
+        let fans = r
+            .score
+            .iter()
+            .flat_map(|s| &s.fans)
+            .map(|f| FanLine {
+                name: match lang {
+                    Lang::ZhCn => f.name().to_string(),
+                    Lang::En => f.en().to_string(),
+                },
+                points: f.points,
+                count: f.count,
+            })
+            .collect();
+        let payments = (0..4u8)
+            .map(|i| {
+                let s = tongcheng_core::Seat(i);
+                Payment {
+                    seat: name(s),
+                    delta: r.deltas[s.index()],
+                    kong: r.kong_deltas[s.index()],
+                }
+            })
+            .collect();
+        let more = !self.table.is_over();
+        Some(ResultView {
+            heading: Text::Result.get(lang).into(),
+            outcome,
+            fans,
+            total: r.score.as_ref().map_or(0, |s| s.total),
+            payments,
+            next: Button::new(
+                if more {
+                    Text::NextHand
+                } else {
+                    Text::MatchOver
+                }
+                .get(lang),
+                true,
+                Tap::NextHand,
+            ),
+        })
+    }
+}
+
+fn tile_view(t: Tile, wild: Option<Tile>, lang: Lang) -> TileView {
+    TileView {
+        code: t.to_string(),
+        name: tile_name(t, lang),
+        wild: wild == Some(t),
+        hidden: false,
+        taken: false,
+    }
+}
+
+/// A tile lying face down (暗牌, a concealed kong's back).
+fn hidden_tile(lang: Lang) -> TileView {
+    TileView {
+        code: String::new(),
+        name: match lang {
+            Lang::ZhCn => "牌背".into(),
+            Lang::En => "Face down".into(),
+        },
+        wild: false,
+        hidden: true,
+        taken: false,
+    }
+}
+
+/// The seats from the player's own, counter-clockwise: you, right, across, left.
+fn seats(v: &CoreSeat, scores: [i32; 4], lang: Lang) -> Vec<SeatView> {
+    (0..4)
+        .filter_map(|k| v.seats.get((v.seat.index() + k) % 4))
+        .map(|s| SeatView {
+            name: seat_name(s.wind.index(), s.seat == v.seat, lang).into(),
+            wind: match lang {
+                Lang::ZhCn => s.wind.name_zh().into(),
+                Lang::En => s.wind.to_string(),
+            },
+            is_you: s.seat == v.seat,
+            is_dealer: s.seat == v.dealer,
+            is_turn: v.turn == Some(s.seat),
+            score: scores[s.seat.index()],
+            concealed: s.concealed_count as u32,
+            melds: s
+                .melds
+                .iter()
+                .map(|m| {
+                    meld_tiles_laid(m, v.wild)
+                        .into_iter()
+                        .map(|t| tile_view(t, v.wild, lang))
+                        .collect()
+                })
+                .collect(),
+            discards: s
+                .discards
+                .iter()
+                .map(|d| match d.tile {
+                    Some(t) => TileView {
+                        taken: d.claimed,
+                        ..tile_view(t, v.wild, lang)
+                    },
+                    None => hidden_tile(lang),
+                })
+                .collect(),
+            flowers: s
+                .flowers
+                .iter()
+                .map(|&t| tile_view(t, v.wild, lang))
+                .collect(),
+        })
+        .collect()
+}
+
+/// What is asked of the player, or whom the table waits for.
+fn status(v: &CoreSeat, lang: Lang) -> String {
+    let name = |s: tongcheng_core::Seat| {
+        let wind = v.seats.get(s.index()).map_or(0, |p| p.wind.index());
+        seat_name(wind, s == v.seat, lang)
+    };
+    match v.decision.as_ref().map(|d| &d.kind) {
+        Some(DecisionKind::Turn) => Text::YourTurn.get(lang).into(),
+        Some(DecisionKind::Claim { tile }) | Some(DecisionKind::RobKong { tile }) => {
+            let from = v.claim.map_or("", |(s, _)| name(s));
+            match lang {
+                Lang::ZhCn => format!("{from}打出 {}", tile_name(*tile, lang)),
+                Lang::En => format!("{from} discarded {}", tile_name(*tile, lang)),
+            }
+        }
+        None => match v.turn {
+            Some(s) => format!("{} {}", Text::WaitingFor.get(lang), name(s)),
+            None => String::new(),
+        },
+    }
+}
+
+/// An action in words: 吃 三万四万五万, 杠 东, 打 五饼.
+fn action_words(a: &Action, v: &CoreSeat, lang: Lang) -> String {
+    let t = |t: Tile| tile_name(t, lang);
+    match *a {
+        Action::Chow(low) => {
+            let run: Vec<String> = (0..3).filter_map(|d| low.offset(d)).map(&t).collect();
+            format!("{} {}", Text::Chow.get(lang), run.join(""))
+        }
+        Action::ConcealedKong(x) | Action::AddedKong(x) => {
+            format!("{} {}", Text::Kong.get(lang), t(x))
+        }
+        Action::Kong => {
+            let claimed = v.claim.map(|(_, x)| t(x)).unwrap_or_default();
+            format!("{} {claimed}", Text::Kong.get(lang))
+        }
+        Action::Pung => Text::Pung.get(lang).into(),
+        Action::Win => Text::Win.get(lang).into(),
+        Action::Pass => Text::Pass.get(lang).into(),
+        Action::Discard(x) => match lang {
+            Lang::ZhCn => format!("打 {}", t(x)),
+            Lang::En => format!("Discard {}", t(x)),
+        },
+    }
+}
+
+fn hint_view(h: &Hint, v: &CoreSeat, lang: Lang) -> HintView {
+    let (advice, reason) = match h {
+        Hint::Win { reason } => (Text::Win.get(lang).to_string(), reason.clone()),
+        Hint::Turn {
+            recommended,
+            reason,
+            ..
+        }
+        | Hint::Claim {
+            recommended,
+            reason,
+        } => (action_words(recommended, v, lang), reason.clone()),
+    };
+    HintView { advice, reason }
+}

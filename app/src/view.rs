@@ -1,0 +1,179 @@
+//! What a face draws: one view model per screen, every word already in the player's language,
+//! every button with its label, its accessible name and whether it is enabled. A face lays
+//! these out and sends back the button's [`Tap`]; it decides nothing.
+
+use serde::Serialize;
+
+use crate::model::Tap;
+
+/// The screen to draw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "screen", rename_all = "snake_case")]
+pub enum View {
+    Home(HomeView),
+    NewMatch(NewMatchView),
+    Table(Box<TableView>),
+    Result(ResultView),
+    Settings(SettingsView),
+}
+
+/// A button: what it says, the name screen readers and tests find it by, whether it can be
+/// tapped now, and what tapping it sends.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Button {
+    pub label: String,
+    pub name: String,
+    pub enabled: bool,
+    /// Drawn as chosen (a picker's current option).
+    pub selected: bool,
+    pub tap: Tap,
+}
+
+impl Button {
+    pub fn new(label: impl Into<String>, enabled: bool, tap: Tap) -> Button {
+        let label = label.into();
+        Button {
+            name: label.clone(),
+            label,
+            enabled,
+            selected: false,
+            tap,
+        }
+    }
+
+    pub fn selected(mut self, on: bool) -> Button {
+        self.selected = on;
+        self
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HomeView {
+    pub title: String,
+    /// 单机对战, 快速匹配, 好友房, 我的牌局, 设置 (and 继续牌局 when a match is kept).
+    pub buttons: Vec<Button>,
+    /// A line under the buttons (what is not open yet).
+    pub notice: Option<String>,
+}
+
+/// One row of choices.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Picker {
+    pub label: String,
+    pub options: Vec<Button>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NewMatchView {
+    pub title: String,
+    pub pickers: Vec<Picker>,
+    pub start: Button,
+    pub back: Button,
+}
+
+/// A tile as drawn: its notation (the face's art is keyed by it), its name in the player's
+/// language, and marks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TileView {
+    pub code: String,
+    pub name: String,
+    /// The 财神 (wild): marked wherever it lies.
+    pub wild: bool,
+    /// Face down (暗牌, or a concealed kong's back): drawn as a back, named as a back.
+    pub hidden: bool,
+    /// Taken by another seat's claim: drawn greyed out.
+    pub taken: bool,
+}
+
+/// A tile of the player's hand: a button, enabled when he may discard it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HandTile {
+    pub tile: TileView,
+    pub enabled: bool,
+    /// The hint's recommended discard.
+    pub suggested: bool,
+    pub tap: Tap,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatView {
+    /// 你, or the seat's wind (东家 …).
+    pub name: String,
+    pub wind: String,
+    pub is_you: bool,
+    pub is_dealer: bool,
+    pub is_turn: bool,
+    pub score: i32,
+    pub concealed: u32,
+    pub melds: Vec<Vec<TileView>>,
+    pub discards: Vec<TileView>,
+    pub flowers: Vec<TileView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableView {
+    /// "第 3 局 · 东风圈" or "Hand 3 · East round".
+    pub title: String,
+    /// Whose turn, or what is asked of the player, in words.
+    pub status: String,
+    pub wall_left: u32,
+    pub wall_label: String,
+    /// Seats from the player's own, counter-clockwise (you, right, across, left).
+    pub seats: Vec<SeatView>,
+    pub hand: Vec<HandTile>,
+    pub drawn: Option<HandTile>,
+    /// 吃 碰 杠 胡 过: always the five, enabled as the decision allows.
+    pub claim_bar: Vec<Button>,
+    /// Several chows on offer: the face shows them to choose from.
+    pub chow_choices: Vec<Button>,
+    /// Seconds left on the player's decision, from the core's clock; none when untimed.
+    pub countdown_secs: Option<u32>,
+    pub auto_play: Button,
+    pub hint_button: Button,
+    pub hint: Option<HintView>,
+    pub wild: Option<TileView>,
+    pub back: Button,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HintView {
+    /// The recommended action, in words.
+    pub advice: String,
+    /// Why (the engine's reasoning).
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FanLine {
+    pub name: String,
+    pub points: u32,
+    pub count: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Payment {
+    pub seat: String,
+    pub delta: i32,
+    /// The part of `delta` that is kong money.
+    pub kong: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ResultView {
+    /// 结算.
+    pub heading: String,
+    /// Who won and how, or 荒牌.
+    pub outcome: String,
+    pub fans: Vec<FanLine>,
+    pub total: u32,
+    pub payments: Vec<Payment>,
+    /// 下一局, or 大厅 after the match's last hand.
+    pub next: Button,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SettingsView {
+    pub title: String,
+    pub pickers: Vec<Picker>,
+    pub back: Button,
+}
