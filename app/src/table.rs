@@ -346,6 +346,7 @@ fn seats(v: &CoreSeat, scores: [i32; 4], lang: Lang) -> Vec<SeatView> {
         .filter_map(|k| v.seats.get((v.seat.index() + k) % 4))
         .map(|s| SeatView {
             name: seat_name(s.wind.index(), s.seat == v.seat, lang).into(),
+            badge: (s.seat == v.dealer).then(|| Text::Dealer.get(lang).to_string()),
             wind: match lang {
                 Lang::ZhCn => s.wind.name_zh().into(),
                 Lang::En => s.wind.to_string(),

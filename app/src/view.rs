@@ -99,6 +99,8 @@ pub struct HandTile {
 pub struct SeatView {
     /// 你, or the seat's wind (东家 …).
     pub name: String,
+    /// 庄 on the dealer's seat.
+    pub badge: Option<String>,
     pub wind: String,
     pub is_you: bool,
     pub is_dealer: bool,

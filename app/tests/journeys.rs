@@ -206,7 +206,7 @@ fn every_preset_plays_a_hand_in_english_too() {
 }
 
 #[test]
-fn the_clock_plays_a_silent_player_and_auto_play_toggles() {
+fn the_clock_plays_a_silent_player() {
     let settings = Settings {
         preset: "guobiao".into(),
         clock: tongcheng_core_clock_match(),
@@ -225,11 +225,6 @@ fn the_clock_plays_a_silent_player_and_auto_play_toggles() {
         .expect("a timed decision shows its countdown");
     assert!(secs > 0);
     assert!(!t.auto_play.selected);
-    // 托管 on and off by hand.
-    tap(&mut app, Tap::AutoPlay);
-    let View::Table(t) = app.view() else { panic!() };
-    assert!(t.auto_play.selected, "托管 is on");
-    tap(&mut app, Tap::AutoPlay);
     // The player never taps: the face wakes the model when asked, and the hand still ends.
     let mut now = wake.expect("the model asks to be woken at the deadline");
     for _ in 0..500 {
@@ -250,6 +245,23 @@ fn the_clock_plays_a_silent_player_and_auto_play_toggles() {
         matches!(app.view(), View::Result(_)),
         "the clock played the hand out"
     );
+}
+
+#[test]
+fn auto_play_plays_the_hand_out_by_itself() {
+    let mut app = App::new(Settings::default(), None, 11, 0);
+    tap(&mut app, Tap::PlayBots);
+    tap(&mut app, Tap::Start);
+    let View::Table(t) = app.view() else { panic!() };
+    assert_eq!(t.auto_play.name, "托管");
+    assert!(!t.auto_play.selected);
+    // 托管: the seat's stand-in and the bots play at once, to the hand's end.
+    let fx = tap(&mut app, Tap::AutoPlay);
+    assert!(fx.iter().any(|e| matches!(e, Effect::KeepHand { .. })));
+    let View::Result(r) = app.view() else {
+        panic!("托管 plays the hand out")
+    };
+    assert_eq!(r.heading, "结算");
 }
 
 fn tongcheng_core_clock_match() -> tongcheng_core::table::Clock {
