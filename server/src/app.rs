@@ -12,6 +12,7 @@ use axum::http::{HeaderName, HeaderValue, header};
 use tower::ServiceBuilder;
 use tower_http::map_request_body::MapRequestBodyLayer;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutBody;
 use tower_http::trace::TraceLayer;
@@ -38,8 +39,19 @@ pub fn router_and_document(state: AppState) -> (Router, OpenApi) {
         )
         .layer(PropagateRequestIdLayer::x_request_id());
     let json = serde_json::to_string(&doc).unwrap_or_else(|_| "{}".into());
+    // The browser face's files at `/` when the server is given them (same origin as the
+    // API); any other path is the API's `not_found`.
+    let api = match &state.config.web_dir {
+        Some(dir) => api.fallback_service(
+            ServeDir::new(dir)
+                .append_index_html_on_directories(true)
+                .fallback(axum::handler::HandlerWithoutStateExt::into_service(
+                    routes::not_found,
+                )),
+        ),
+        None => api.fallback(routes::not_found),
+    };
     let router = api
-        .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(Extension(DocumentJson(json.into())))
         .layer(DefaultBodyLimit::max(state.config.body_limit))

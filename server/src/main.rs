@@ -94,6 +94,10 @@ struct Cli {
     /// of its own); on the main address it always needs the admin token.
     #[arg(long, value_name = "ADDR")]
     metrics_listen: Option<String>,
+    /// The browser face's built files (`bash scripts/web.sh` makes them in web/dist), served
+    /// at `/` beside the API.
+    #[arg(long, value_name = "DIR")]
+    web_dir: Option<std::path::PathBuf>,
     /// Logs as JSON lines (on stderr; `RUST_LOG` picks the levels, default `info`).
     #[arg(long)]
     log_json: bool,
@@ -126,6 +130,7 @@ fn main() {
     config.online.max_tables = cli.max_tables;
     config.online.match_hands = cli.match_hands;
     config.public_url = cli.public_url;
+    config.web_dir = cli.web_dir;
     config.node_id = cli.node_id;
     config.nats_url = cli.nats;
     config.nats_prefix = cli.nats_prefix;

@@ -42,6 +42,8 @@ pub struct Config {
     /// The base URL players reach this node at (room and queue answers name it, and other
     /// nodes send players here); `None`: `http://` and the address it listens on.
     pub public_url: Option<String>,
+    /// The browser face's built files (`web/dist`), served at `/`; `None`: no face.
+    pub web_dir: Option<std::path::PathBuf>,
     /// This node's name in logs; `None`: a random one.
     pub node_id: Option<String>,
     /// Several nodes: the NATS server (`nats://host:4222`) where nodes learn which of them
@@ -75,6 +77,7 @@ impl Default for Config {
             online: OnlineConfig::default(),
             admin_token: None,
             public_url: None,
+            web_dir: None,
             node_id: None,
             nats_url: None,
             nats_prefix: "tongcheng".into(),

@@ -929,3 +929,37 @@ fn a_hand_told_to_have_ended_survives_a_kill_at_any_moment() {
         "the kills came before any hand ended"
     );
 }
+
+/// The browser face's files at `/` (same origin as the API), with the security headers; a
+/// path that is neither a file nor a route is the API's `not_found`, and nothing outside
+/// the face's folder is served.
+#[test]
+fn the_face_is_served_at_the_root_and_nothing_outside_it() {
+    let dir = tempfile_dir();
+    let face = dir.join("face");
+    std::fs::create_dir_all(face.join("assets")).unwrap();
+    std::fs::write(
+        face.join("index.html"),
+        "<!doctype html><title>桐城麻将</title>",
+    )
+    .unwrap();
+    std::fs::write(face.join("assets/app.wasm"), b"\0asm").unwrap();
+    std::fs::write(dir.join("secret.txt"), "not for the web").unwrap();
+    let srv = start(&["--web-dir", face.to_str().unwrap()]);
+    let url = srv.url().to_string();
+    let http = client_from("127.0.0.121");
+    let page = http.get(format!("{url}/")).send().unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    assert_eq!(page.headers()["x-frame-options"], "DENY");
+    assert!(page.text().unwrap().contains("桐城麻将"));
+    let wasm = http.get(format!("{url}/assets/app.wasm")).send().unwrap();
+    assert_eq!(wasm.headers()["content-type"], "application/wasm");
+    for path in ["/../secret.txt", "/%2e%2e/secret.txt", "/nope.js"] {
+        let (s, body) = send(http.get(format!("{url}{path}")));
+        assert_eq!(s, 404, "{path}: {body}");
+    }
+    let (s, body) = send(http.get(format!("{url}/v1/nope")));
+    assert_eq!((s, code(&body)), (404, "not_found"));
+    honest_player_is_served(&url, "127.0.0.122");
+    let _ = std::fs::remove_dir_all(dir);
+}

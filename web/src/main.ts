@@ -1,0 +1,275 @@
+// The browser face: draws the app model's view and sends back what is tapped. It decides
+// nothing: every word, every enabled button and every rule comes from the model (Rust,
+// compiled to WebAssembly). What only a page can do is here: its clock, its randomness,
+// keeping things in the browser (localStorage: settings, the kept match, finished hands),
+// sound, and timers to wake the model.
+
+import init, { WebApp } from "../pkg/tongcheng_web.js";
+import { tileSvg } from "./tiles";
+import "./style.css";
+
+type Tap = Record<string, unknown>;
+interface Button { label: string; name: string; enabled: boolean; selected: boolean; tap: Tap }
+interface TileView { code: string; name: string; wild: boolean; hidden: boolean; taken: boolean }
+interface HandTile { tile: TileView; enabled: boolean; suggested: boolean; tap: Tap }
+interface Seat {
+  name: string; badge: string | null; wind: string; is_you: boolean; is_dealer: boolean; is_turn: boolean; score: number;
+  concealed: number; melds: TileView[][]; discards: TileView[]; flowers: TileView[];
+}
+interface Picker { label: string; options: Button[] }
+type View =
+  | { screen: "home"; title: string; buttons: Button[]; notice: string | null }
+  | { screen: "new_match"; title: string; pickers: Picker[]; start: Button; back: Button }
+  | { screen: "settings"; title: string; pickers: Picker[]; back: Button }
+  | {
+      screen: "table"; title: string; status: string; wall_left: number; wall_label: string; seats: Seat[];
+      hand: HandTile[]; drawn: HandTile | null; claim_bar: Button[]; chow_choices: Button[];
+      countdown_secs: number | null; auto_play: Button; hint_button: Button;
+      hint: { advice: string; reason: string } | null; wild: TileView | null; back: Button;
+    }
+  | {
+      screen: "result"; heading: string; outcome: string; fans: { name: string; points: number; count: number }[];
+      total: number; payments: { seat: string; delta: number; kong: number }[]; next: Button;
+    };
+type Effect =
+  | { effect: "keep_hand"; record: unknown; seat: number }
+  | { effect: "keep_match"; saved: string | null }
+  | { effect: "keep_settings"; settings: unknown }
+  | { effect: "sound"; sound: string }
+  | { effect: "wake_at"; now_ms: number };
+
+const KEY = { settings: "tongcheng.settings", match: "tongcheng.match", hands: "tongcheng.hands" };
+const root = document.getElementById("app") as HTMLElement;
+let app: WebApp;
+let wake: number | undefined;
+let audio: AudioContext | undefined;
+let lang = "zh-CN";
+
+function now(): number {
+  return Math.floor(performance.now());
+}
+
+function send(event: object): void {
+  const effects = JSON.parse(app.update(JSON.stringify(event))) as Effect[];
+  for (const e of effects) perform(e);
+  draw();
+}
+
+function perform(e: Effect): void {
+  switch (e.effect) {
+    case "keep_hand": {
+      const hands = JSON.parse(localStorage.getItem(KEY.hands) ?? "[]") as unknown[];
+      hands.push({ record: e.record, seat: e.seat, played_at: Date.now() });
+      localStorage.setItem(KEY.hands, JSON.stringify(hands.slice(-500)));
+      break;
+    }
+    case "keep_match":
+      if (e.saved === null) localStorage.removeItem(KEY.match);
+      else localStorage.setItem(KEY.match, e.saved);
+      break;
+    case "keep_settings":
+      localStorage.setItem(KEY.settings, JSON.stringify(e.settings));
+      lang = (e.settings as { lang?: string }).lang ?? lang;
+      break;
+    case "sound":
+      beep(e.sound);
+      break;
+    case "wake_at":
+      if (wake !== undefined) clearTimeout(wake);
+      wake = window.setTimeout(() => send({ event: "tick", now_ms: now() }), Math.max(0, e.now_ms - now()) + 5);
+      break;
+  }
+}
+
+function beep(kind: string): void {
+  try {
+    audio ??= new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = kind === "win" ? 880 : kind === "claim" ? 660 : 440;
+    g.gain.value = 0.05;
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + 0.08);
+  } catch {
+    // No audio here: the game goes on silently.
+  }
+}
+
+function el(tag: string, cls?: string, text?: string): HTMLElement {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function button(b: Button, cls = "btn"): HTMLButtonElement {
+  const e = el("button", cls + (b.selected ? " selected" : ""), b.label) as HTMLButtonElement;
+  e.setAttribute("aria-label", b.name);
+  if (b.selected) e.setAttribute("aria-pressed", "true");
+  e.disabled = !b.enabled;
+  e.onclick = () => send({ event: "tap", tap: b.tap });
+  return e;
+}
+
+function tileImage(t: TileView, cls = "tile"): HTMLElement {
+  const e = el("span", cls);
+  e.setAttribute("role", "img");
+  e.setAttribute("aria-label", t.name);
+  e.innerHTML = tileSvg(t.code, t);
+  return e;
+}
+
+function handTile(h: HandTile, drawn: boolean): HTMLButtonElement {
+  const e = el("button", "tile hand" + (drawn ? " drawn" : "") + (h.suggested ? " suggested" : "")) as HTMLButtonElement;
+  e.setAttribute("aria-label", h.tile.name);
+  e.disabled = !h.enabled;
+  e.innerHTML = tileSvg(h.tile.code, h.tile);
+  e.onclick = () => send({ event: "tap", tap: h.tap });
+  return e;
+}
+
+function pickers(list: Picker[]): HTMLElement {
+  const box = el("div", "pickers");
+  for (const p of list) {
+    const row = el("fieldset", "picker");
+    row.append(el("legend", "", p.label));
+    for (const o of p.options) row.append(button(o, "chip"));
+    box.append(row);
+  }
+  return box;
+}
+
+function seatBox(s: Seat, place: string): HTMLElement {
+  const box = el("section", `seat ${place}` + (s.is_turn ? " turn" : ""));
+  box.setAttribute("aria-label", s.name);
+  const head = el("header", "seat-head");
+  head.append(el("span", "seat-name", s.name), el("span", "seat-score", String(s.score)));
+  if (s.badge) head.append(el("span", "badge", s.badge));
+  box.append(head);
+  const melds = el("div", "melds");
+  for (const m of s.melds) {
+    const g = el("span", "meld");
+    for (const t of m) g.append(tileImage(t, "tile small"));
+    melds.append(g);
+  }
+  for (const f of s.flowers) melds.append(tileImage(f, "tile small"));
+  box.append(melds);
+  const pond = el("div", "discards");
+  for (const d of s.discards) pond.append(tileImage(d, "tile small"));
+  box.append(pond);
+  return box;
+}
+
+function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
+  const page = el("main", "table");
+  const top = el("header", "bar");
+  top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
+  const info = el("div", "info");
+  info.append(el("span", "", `${v.wall_label} ${v.wall_left}`));
+  if (v.wild) {
+    const w = el("span", "wild");
+    w.append(tileImage(v.wild, "tile small"));
+    info.append(w);
+  }
+  if (v.countdown_secs !== null) info.append(el("span", "countdown", String(v.countdown_secs)));
+  top.append(info);
+  page.append(top);
+  const felt = el("div", "felt");
+  const places = ["me", "right", "across", "left"];
+  v.seats.forEach((s, i) => felt.append(seatBox(s, places[i])));
+  felt.append(el("div", "status", v.status));
+  page.append(felt);
+  if (v.hint) {
+    const h = el("aside", "hint");
+    h.append(el("strong", "", v.hint.advice), el("p", "", v.hint.reason));
+    page.append(h);
+  }
+  const bar = el("div", "claims");
+  for (const b of v.claim_bar) bar.append(button(b, "btn claim"));
+  page.append(bar);
+  if (v.chow_choices.length) {
+    const c = el("div", "choices");
+    for (const b of v.chow_choices) c.append(button(b, "btn chip"));
+    page.append(c);
+  }
+  const hand = el("div", "hand-row");
+  for (const h of v.hand) hand.append(handTile(h, false));
+  if (v.drawn) hand.append(handTile(v.drawn, true));
+  page.append(hand);
+  const tools = el("div", "tools");
+  tools.append(button(v.hint_button, "btn ghost"), button(v.auto_play, "btn ghost"));
+  page.append(tools);
+  return page;
+}
+
+function draw(): void {
+  const v = JSON.parse(app.view()) as View;
+  document.documentElement.lang = lang;
+  root.replaceChildren();
+  switch (v.screen) {
+    case "home": {
+      const page = el("main", "home");
+      page.append(el("h1", "logo", v.title));
+      const list = el("nav", "menu");
+      for (const b of v.buttons) list.append(button(b, "btn big"));
+      page.append(list);
+      if (v.notice) page.append(el("p", "notice", v.notice));
+      root.append(page);
+      break;
+    }
+    case "new_match":
+    case "settings": {
+      const page = el("main", "form");
+      page.append(el("h1", "title", v.title), pickers(v.pickers));
+      const actions = el("div", "actions");
+      if (v.screen === "new_match") actions.append(button(v.start, "btn big"));
+      actions.append(button(v.back, "btn ghost"));
+      page.append(actions);
+      root.append(page);
+      break;
+    }
+    case "table":
+      root.append(drawTable(v));
+      break;
+    case "result": {
+      const page = el("main", "result");
+      page.append(el("h1", "title", v.heading), el("p", "outcome", v.outcome));
+      if (v.fans.length) {
+        const fans = el("ul", "fans");
+        for (const f of v.fans) {
+          const li = el("li");
+          li.append(el("span", "", f.name + (f.count > 1 ? ` ×${f.count}` : "")), el("span", "pts", String(f.points * f.count)));
+          fans.append(li);
+        }
+        page.append(fans, el("p", "total", String(v.total)));
+      }
+      const pay = el("table", "payments");
+      for (const p of v.payments) {
+        const tr = el("tr");
+        tr.append(el("th", "", p.seat), el("td", p.delta > 0 ? "up" : p.delta < 0 ? "down" : "", (p.delta > 0 ? "+" : "") + p.delta));
+        pay.append(tr);
+      }
+      page.append(pay, button(v.next, "btn big"));
+      root.append(page);
+      break;
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  await init();
+  const seed = new Uint32Array(2);
+  crypto.getRandomValues(seed);
+  const settings = localStorage.getItem(KEY.settings) ?? "";
+  lang = settings ? (JSON.parse(settings).lang ?? lang) : lang;
+  app = new WebApp(settings, localStorage.getItem(KEY.match) ?? "", seed[0], seed[1], now());
+  draw();
+  // The countdown redraws each second on the table; the model's own wake-ups play timeouts.
+  setInterval(() => {
+    if (document.querySelector(".countdown")) send({ event: "tick", now_ms: now() });
+  }, 1000);
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("./sw.js").catch(() => undefined);
+}
+
+main();

@@ -1,0 +1,66 @@
+// A new player's journey in Debian's Chromium, driven by Playwright, against the face served
+// at URL: home → 单机对战 → 开始 → play the hand by tapping tiles and claim buttons (by their
+// accessible names) → 结算 → 下一局. Screenshots of each screen go to OUT, at 390×844 and
+// 1280×800.
+//
+//   node web/tests/journey.mjs http://127.0.0.1:8080/ /tmp/shots
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+
+const [url = "http://127.0.0.1:8080/", out = "shots"] = process.argv.slice(2);
+fs.mkdirSync(out, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+});
+const claims = ["胡", "过", "吃", "碰", "杠"];
+for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]]) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  const started = Date.now();
+  await page.goto(url);
+  await page.getByRole("button", { name: "单机对战" }).waitFor();
+  await page.screenshot({ path: `${out}/${name}-home.png` });
+  await page.getByRole("button", { name: "单机对战" }).click();
+  await page.getByRole("button", { name: "开始" }).click();
+  await page.locator(".hand-row").waitFor();
+  console.log(`${name}: first table on screen ${Date.now() - started} ms after the load began`);
+  await page.screenshot({ path: `${out}/${name}-table.png` });
+  let claimShot = false;
+  let hintShot = false;
+  for (let i = 0; i < 600; i++) {
+    if (await page.locator("h1", { hasText: "结算" }).count()) break;
+    if (!hintShot && (await page.getByRole("button", { name: "提示" }).isEnabled())) {
+      await page.getByRole("button", { name: "提示" }).click();
+      await page.screenshot({ path: `${out}/${name}-hint.png` });
+      hintShot = true;
+    }
+    let tapped = false;
+    for (const c of claims.slice(0, 2)) {
+      const b = page.getByRole("button", { name: c, exact: true });
+      if ((await b.count()) && (await b.isEnabled())) {
+        if (!claimShot && c === "过") {
+          await page.screenshot({ path: `${out}/${name}-claim.png` });
+          claimShot = true;
+        }
+        await b.click();
+        tapped = true;
+        break;
+      }
+    }
+    if (tapped) continue;
+    const tile = page.locator("button.tile.hand:enabled").last();
+    if (await tile.count()) {
+      await tile.click();
+      continue;
+    }
+    await page.waitForTimeout(100);
+  }
+  await page.locator("h1", { hasText: "结算" }).waitFor({ timeout: 5000 });
+  await page.screenshot({ path: `${out}/${name}-result.png`, fullPage: true });
+  if (errors.length) throw new Error(`${name}: page errors: ${errors.join("; ")}`);
+  console.log(`${name}: a whole hand played by tapping; screenshots in ${out}`);
+  await page.close();
+}
+await browser.close();
