@@ -11,7 +11,7 @@
 # a crash leaves its input in fuzz/artifacts/TARGET and makes the script fail (after the other
 # targets ran). Reproduce one with
 #   RUSTC_BOOTSTRAP=1 cargo fuzz run --fuzz-dir fuzz TARGET fuzz/artifacts/TARGET/crash-...
-# CI runs every target for 20 s (`bash scripts/fuzz.sh 20`); a longer run is e.g.
+# CI runs every target for 15 s (`bash scripts/fuzz.sh 15`); a longer run is e.g.
 #   bash scripts/fuzz.sh 600 record engine
 set -euo pipefail
 cd "$(dirname "$0")/.."
