@@ -29,6 +29,9 @@ pub struct ChallengeResponse {
     pub expires_in: i64,
 }
 
+/// The most characters of a device's name the server keeps (see [`crate::text::clean_text`]).
+pub const DEVICE_NAME_CHARS: usize = 60;
+
 /// A signed login.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -148,8 +148,9 @@ pub struct App {
     settings: Settings,
     screen: Screen,
     game: Option<Offline>,
-    /// The kept match the face gave at start, until it is continued or replaced.
-    kept: Option<SavedTable>,
+    /// The kept match (the face's at start, or the one left for home), until it is
+    /// continued or replaced.
+    kept: Option<Table>,
     now_ms: u64,
     /// Seeds of new matches: the face's randomness, stepped (SplitMix64) for each one.
     seed: u64,
@@ -161,7 +162,8 @@ impl App {
     pub fn new(settings: Settings, kept_match: Option<&str>, seed: u64, now_ms: u64) -> App {
         let kept = kept_match
             .and_then(|j| SavedTable::from_json(j).ok())
-            .filter(|s| Table::resume(s).is_ok_and(|t| !t.is_over()));
+            .and_then(|s| Table::resume(&s).ok())
+            .filter(|t| !t.is_over());
         App {
             settings,
             screen: Screen::Home,
@@ -196,9 +198,7 @@ impl App {
         match (self.screen, tap) {
             (Screen::Home, Tap::PlayBots) => self.screen = Screen::NewMatch,
             (Screen::Home, Tap::ContinueMatch) => {
-                if let Some(saved) = self.kept.take()
-                    && let Ok(table) = Table::resume(&saved)
-                {
+                if let Some(table) = self.kept.take() {
                     self.game = Some(Offline::new(table));
                     self.screen = Screen::Table;
                     self.play_on(fx);
@@ -225,7 +225,7 @@ impl App {
                     fx.push(Effect::KeepMatch {
                         saved: Some(g.saved_json()),
                     });
-                    self.kept = Some(g.saved());
+                    self.kept = Some(g.into_table());
                 }
                 self.screen = Screen::Home;
             }
@@ -357,48 +357,18 @@ impl App {
     fn new_match_view(&self) -> NewMatchView {
         let lang = self.settings.lang;
         let s = &self.settings;
-        let rules = PRESETS
-            .iter()
-            .map(|p| {
-                Button::new(
-                    preset_name(p, lang),
-                    true,
-                    Tap::PickRules {
-                        preset: p.to_string(),
-                    },
-                )
-                .selected(s.preset == *p)
-            })
-            .collect();
-        let levels = Level::ALL
-            .iter()
-            .map(|&l| {
-                Button::new(level_name(l, lang), true, Tap::PickLevel { level: l })
-                    .selected(s.level == l)
-            })
-            .collect();
-        let clocks = Clock::ALL
-            .iter()
-            .map(|&c| {
-                Button::new(clock_name(c, lang), true, Tap::PickClock { clock: c })
-                    .selected(s.clock == c)
-            })
-            .collect();
         NewMatchView {
             title: Text::NewMatch.get(lang).into(),
             pickers: vec![
-                Picker {
-                    label: Text::RuleSet.get(lang).into(),
-                    options: rules,
-                },
-                Picker {
-                    label: Text::BotLevel.get(lang).into(),
-                    options: levels,
-                },
-                Picker {
-                    label: Text::Clock.get(lang).into(),
-                    options: clocks,
-                },
+                picker(Text::RuleSet, lang, &PRESETS, s.preset.as_str(), |p| {
+                    (preset_name(p, lang), Tap::PickRules { preset: p.into() })
+                }),
+                picker(Text::BotLevel, lang, &Level::ALL, s.level, |l| {
+                    (level_name(l, lang).into(), Tap::PickLevel { level: l })
+                }),
+                picker(Text::Clock, lang, &Clock::ALL, s.clock, |c| {
+                    (clock_name(c, lang).into(), Tap::PickClock { clock: c })
+                }),
             ],
             start: Button::new(Text::Start.get(lang), true, Tap::Start),
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
@@ -407,35 +377,27 @@ impl App {
 
     fn settings_view(&self) -> SettingsView {
         let lang = self.settings.lang;
-        let langs = Lang::ALL
-            .iter()
-            .map(|&l| {
-                let label = match l {
-                    Lang::ZhCn => "简体中文",
-                    Lang::En => "English",
-                };
-                Button::new(label, true, Tap::SetLang { lang: l }).selected(lang == l)
-            })
-            .collect();
-        let sound = [true, false]
-            .iter()
-            .map(|&on| {
-                let label = if on { Text::On } else { Text::Off };
-                Button::new(label.get(lang), true, Tap::SetSound { on })
-                    .selected(self.settings.sound == on)
-            })
-            .collect();
         SettingsView {
             title: Text::Settings.get(lang).into(),
             pickers: vec![
-                Picker {
-                    label: Text::Language.get(lang).into(),
-                    options: langs,
-                },
-                Picker {
-                    label: Text::Sound.get(lang).into(),
-                    options: sound,
-                },
+                picker(Text::Language, lang, &Lang::ALL, lang, |l| {
+                    // Each language named in itself.
+                    let name = match l {
+                        Lang::ZhCn => "简体中文",
+                        Lang::En => "English",
+                    };
+                    (name.into(), Tap::SetLang { lang: l })
+                }),
+                picker(
+                    Text::Sound,
+                    lang,
+                    &[true, false],
+                    self.settings.sound,
+                    |on| {
+                        let label = if on { Text::On } else { Text::Off };
+                        (label.get(lang).into(), Tap::SetSound { on })
+                    },
+                ),
             ],
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
         }
@@ -444,6 +406,26 @@ impl App {
     /// The finished hand's result (for tests and faces that show it beside the table).
     pub fn last_result(&self) -> Option<&HandResult> {
         self.game.as_ref().and_then(Offline::result)
+    }
+}
+
+/// A row of choices, the current one selected: each option's label and tap from `option`.
+fn picker<T: Copy + PartialEq>(
+    label: Text,
+    lang: Lang,
+    all: &[T],
+    current: T,
+    option: impl Fn(T) -> (String, Tap),
+) -> Picker {
+    Picker {
+        label: label.get(lang).into(),
+        options: all
+            .iter()
+            .map(|&x| {
+                let (text, tap) = option(x);
+                Button::new(text, true, tap).selected(x == current)
+            })
+            .collect(),
     }
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use tongcheng_core::describe::meld_tiles_laid;
 use tongcheng_core::game::{Action, DecisionKind, HandResult, SeatView as CoreSeat};
 use tongcheng_core::hint::{Hint, hint};
-use tongcheng_core::table::{SavedTable, Step, Table};
+use tongcheng_core::table::{Step, Table};
 use tongcheng_core::tile::Tile;
 
 use crate::catalogue::{Lang, Text, seat_name, tile_name};
@@ -87,8 +87,8 @@ impl Offline {
         &self.table
     }
 
-    pub fn saved(&self) -> SavedTable {
-        self.table.saved()
+    pub fn into_table(self) -> Table {
+        self.table
     }
 
     pub fn saved_json(&self) -> String {

@@ -13,7 +13,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tongcheng_api::auth::LoginRequest;
+use tongcheng_api::auth::{DEVICE_NAME_CHARS as NAME_CHARS, LoginRequest};
 use tongcheng_api::play::{QueueRequest, ROOM_HANDS, ROOM_PEOPLE, ROOM_TIME_SECS, RoomSettings};
 use tongcheng_api::sync::UploadRequest;
 use tongcheng_api::text::clean_text;
@@ -21,8 +21,6 @@ use tongcheng_api::ErrorBody;
 use tongcheng_core::bot::Level;
 use tongcheng_core::record::{HandRecord, Verifier};
 
-/// The longest device name the server keeps (as its login handler cuts it).
-const NAME_CHARS: usize = 60;
 
 fn round_trip<T>(value: &T)
 where

@@ -43,7 +43,6 @@ const root = document.getElementById("app") as HTMLElement;
 let app: WebApp;
 let wake: number | undefined;
 let audio: AudioContext | undefined;
-let lang = "zh-CN";
 
 function now(): number {
   return Math.floor(performance.now());
@@ -60,7 +59,12 @@ function perform(e: Effect): void {
     case "keep_hand": {
       const hands = JSON.parse(localStorage.getItem(KEY.hands) ?? "[]") as unknown[];
       hands.push({ record: e.record, seat: e.seat, played_at: Date.now() });
-      localStorage.setItem(KEY.hands, JSON.stringify(hands.slice(-500)));
+      try {
+        localStorage.setItem(KEY.hands, JSON.stringify(hands));
+      } catch (err) {
+        // Storage full: the hand is not kept (older ones are never dropped to make room).
+        console.warn("a finished hand could not be kept", err);
+      }
       break;
     }
     case "keep_match":
@@ -69,7 +73,6 @@ function perform(e: Effect): void {
       break;
     case "keep_settings":
       localStorage.setItem(KEY.settings, JSON.stringify(e.settings));
-      lang = (e.settings as { lang?: string }).lang ?? lang;
       break;
     case "sound":
       beep(e.sound);
@@ -205,7 +208,7 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
 
 function draw(): void {
   const v = JSON.parse(app.view()) as View;
-  document.documentElement.lang = lang;
+  document.documentElement.lang = app.lang();
   root.replaceChildren();
   switch (v.screen) {
     case "home": {
@@ -262,7 +265,6 @@ async function main(): Promise<void> {
   const seed = new Uint32Array(2);
   crypto.getRandomValues(seed);
   const settings = localStorage.getItem(KEY.settings) ?? "";
-  lang = settings ? (JSON.parse(settings).lang ?? lang) : lang;
   app = new WebApp(settings, localStorage.getItem(KEY.match) ?? "", seed[0], seed[1], now());
   draw();
   // The countdown redraws each second on the table; the model's own wake-ups play timeouts.

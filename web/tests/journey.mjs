@@ -23,6 +23,8 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await page.getByRole("button", { name: "单机对战" }).waitFor();
   await page.screenshot({ path: `${out}/${name}-home.png` });
   await page.getByRole("button", { name: "单机对战" }).click();
+  await page.getByRole("button", { name: "开始" }).waitFor();
+  await page.screenshot({ path: `${out}/${name}-new-match.png` });
   await page.getByRole("button", { name: "开始" }).click();
   await page.locator(".hand-row").waitFor();
   console.log(`${name}: first table on screen ${Date.now() - started} ms after the load began`);

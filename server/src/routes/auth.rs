@@ -89,7 +89,7 @@ async fn login(
     let device_name = req
         .device_name
         .as_deref()
-        .map(|n| clean_text(n, 60))
+        .map(|n| clean_text(n, tongcheng_api::auth::DEVICE_NAME_CHARS))
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "device".into());
     let new_name = display_name()?;

@@ -41,6 +41,11 @@ impl WebApp {
         }
     }
 
+    /// The player's language as a BCP 47 tag (the page's `lang`).
+    pub fn lang(&self) -> String {
+        self.app.settings().lang.tag().into()
+    }
+
     /// The screen to draw, as JSON.
     pub fn view(&self) -> String {
         serde_json::to_string(&self.app.view()).unwrap_or_else(|_| "null".into())
@@ -57,6 +62,7 @@ mod tests {
         let home: serde_json::Value = serde_json::from_str(&app.view()).unwrap();
         assert_eq!(home["screen"], "home");
         assert_eq!(home["buttons"][0]["name"], "单机对战");
+        assert_eq!(app.lang(), "zh-CN");
         assert_eq!(app.update("not json"), "[]");
         let tap = home["buttons"][0]["tap"].to_string();
         app.update(&format!("{{\"event\":\"tap\",\"tap\":{tap}}}"));

@@ -34,9 +34,12 @@ impl TableTask {
             ClientMsg::Ping { nonce } => self.slots[p].send(ServerMsg::Pong { nonce }.to_json()),
             ClientMsg::Contribute { hand, contribution } => {
                 let s = &mut self.slots[p];
-                let dealt = hand < self.hand
-                    || (hand == self.hand && matches!(self.phase, Phase::Playing | Phase::Saving));
-                if dealt {
+                // The hand in play was dealt without this seat (a contribution it had sent
+                // would be kept): say so, rather than the general refusal.
+                let dealt_without = hand == self.hand
+                    && matches!(self.phase, Phase::Playing | Phase::Saving)
+                    && s.contribution.is_none();
+                if dealt_without {
                     s.error(
                         ErrorCode::BadContribution,
                         format!(
