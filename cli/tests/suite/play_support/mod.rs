@@ -150,12 +150,14 @@ impl Session {
 }
 
 impl Drop for Session {
-    /// A failed test leaves no program behind waiting for input.
+    /// A failed test leaves no program behind waiting for input. It is killed before its input
+    /// closes: at the end of input the game plays on by itself, and a test that kills it
+    /// mid-hand must find it exactly where it stopped.
     fn drop(&mut self) {
         self.done.store(true, Ordering::SeqCst);
-        self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.stdin = None;
     }
 }
 
