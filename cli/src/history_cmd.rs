@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::play::text::display_width;
 use serde_json::json;
-use tongcheng_core::describe;
+use tongcheng_core::describe::{self, CivilTime};
 use tongcheng_core::game::{Event, Game, TableMeld};
 use tongcheng_core::hand::{KongKind, Meld, MeldKind};
 use tongcheng_core::history::{
@@ -696,22 +696,10 @@ fn signed(v: i64) -> String {
 
 /// Unix seconds as `YYYY-MM-DD HH:MM` in UTC.
 fn date(unix: i64) -> String {
-    let days = unix.div_euclid(86_400);
-    let secs = unix.rem_euclid(86_400);
-    // Days to a civil date (H. Hinnant's algorithm), valid for the whole i64 day range used.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let c = CivilTime::of(unix, 0);
     format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
-        secs / 3600,
-        secs % 3600 / 60
+        "{:04}-{:02}-{:02} {:02}:{:02}",
+        c.year, c.month, c.day, c.hour, c.minute
     )
 }
 

@@ -6,6 +6,41 @@ use crate::hand::{KongKind, MeldKind};
 use crate::seat::Seat;
 use crate::tile::{Suit, Tile};
 
+/// A moment as a calendar shows it: what history lists print beside a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CivilTime {
+    pub year: i64,
+    /// 1–12.
+    pub month: u32,
+    /// 1–31.
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+}
+
+impl CivilTime {
+    /// Unix seconds in the zone `utc_offset_min` minutes east of UTC, in the proleptic
+    /// Gregorian calendar (H. Hinnant's days-to-civil, by eras of 400 years).
+    pub fn of(unix_secs: i64, utc_offset_min: i32) -> CivilTime {
+        let t = unix_secs.saturating_add(i64::from(utc_offset_min) * 60);
+        let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        CivilTime {
+            year: yoe + era * 400 + i64::from(month <= 2),
+            month: month as u32,
+            day: (doy - (153 * mp + 2) / 5 + 1) as u32,
+            hour: (secs / 3600) as u32,
+            minute: (secs % 3600 / 60) as u32,
+        }
+    }
+}
+
 /// The Unicode mahjong glyph of `t` (the U+1F000 block: winds, dragons, the three suits,
 /// then plum/orchid/bamboo/chrysanthemum and spring/summer/autumn/winter).
 pub fn glyph(t: Tile) -> char {
@@ -265,5 +300,18 @@ mod tests {
         assert_eq!(meld_tiles_laid(&m, None), meld_tiles(&m));
         let plain = TableMeld { whites: 0, ..m };
         assert_eq!(meld_tiles_laid(&plain, Some(five)), meld_tiles(&plain));
+    }
+
+    #[test]
+    fn civil_times_follow_the_calendar() {
+        let at = |t, off| {
+            let c = CivilTime::of(t, off);
+            (c.year, c.month, c.day, c.hour, c.minute)
+        };
+        assert_eq!(at(0, 0), (1970, 1, 1, 0, 0));
+        assert_eq!(at(-60, 0), (1969, 12, 31, 23, 59));
+        assert_eq!(at(951_782_400, 0), (2000, 2, 29, 0, 0));
+        // 2026-12-05 21:13 UTC is the 6th at 05:13 in China.
+        assert_eq!(at(1_796_505_180, 480), (2026, 12, 6, 5, 13));
     }
 }

@@ -339,12 +339,20 @@ impl Verifier {
         Verifier::presets(RuleSet::preset_names()).expect("the build's presets exist")
     }
 
-    /// Accepts only the named presets; an unknown name is an error.
+    /// Accepts only the named presets (each Tongcheng one also with 飘 chosen before every
+    /// hand, `…-piao`: the same rules with a stake the seats pick); an unknown name is an
+    /// error.
     pub fn presets(names: &[&str]) -> Result<Verifier, String> {
-        let presets = names
+        let mut presets: Vec<RuleSet> = names
             .iter()
             .map(|n| RuleSet::preset(n).ok_or_else(|| format!("no preset named '{n}'")))
             .collect::<Result<_, _>>()?;
+        let with_piao: Vec<RuleSet> = presets
+            .iter()
+            .filter_map(|p| p.clone().with_piao_each_hand())
+            .filter(|p| !presets.iter().any(|q| q.name == p.name))
+            .collect();
+        presets.extend(with_piao);
         Ok(Verifier {
             presets,
             custom: false,

@@ -471,6 +471,18 @@ impl RuleSet {
         }
     }
 
+    /// These rules with 飘 chosen by each seat before every hand; `None` where the rules have
+    /// no 飘 (only Tongcheng scoring has it). Named apart (`…-piao`): no longer the preset, so
+    /// its hands are never taken for the preset's.
+    pub fn with_piao_each_hand(mut self) -> Option<RuleSet> {
+        self.tongcheng_table()?;
+        if !matches!(self.piao, Piao::Chosen(_)) {
+            self.name = format!("{}-piao", self.name);
+            self.piao = Piao::Chosen([0; 4]);
+        }
+        Some(self)
+    }
+
     /// The Tongcheng table, when this rule set scores the Tongcheng way.
     pub fn tongcheng_table(&self) -> Option<TongchengTable> {
         match self.scoring {

@@ -18,7 +18,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use tongcheng_core::bot::Level;
-use tongcheng_core::rules::{Piao, RuleSet};
+use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::Clock;
 
 use store::{Store, unfinished_path};
@@ -103,15 +103,12 @@ pub fn run(args: Args) -> io::Result<()> {
         ))
     })?;
     if args.piao_each_hand {
-        if rules.tongcheng_table().is_none() {
-            return Err(io::Error::other(format!(
-                "--piao-each-hand is a Tongcheng rule; the {} rules have no 飘",
-                rules.name
-            )));
-        }
-        // Not the preset any more: named apart, so its hands are never taken for the preset's.
-        rules.name = format!("{}-piao", rules.name);
-        rules.piao = Piao::Chosen([0; 4]);
+        let name = rules.name.clone();
+        rules = rules.with_piao_each_hand().ok_or_else(|| {
+            io::Error::other(format!(
+                "--piao-each-hand is a Tongcheng rule; the {name} rules have no 飘"
+            ))
+        })?;
     }
     let resume_command = match &args.db {
         Some(p) => format!("tongcheng play --resume --db {}", p.display()),
