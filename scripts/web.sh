@@ -29,13 +29,17 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $bindgen\$"; then
   cargo install wasm-bindgen-cli --version "$bindgen"
 fi
 cargo build --release -p tongcheng-web --target wasm32-unknown-unknown
-rm -rf web/pkg
-wasm-bindgen --target web --out-dir web/pkg \
-  target/wasm32-unknown-unknown/release/tongcheng_web.wasm
+wasm=target/wasm32-unknown-unknown/release/tongcheng_web.wasm
 if command -v wasm-opt >/dev/null; then
-  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    -o web/pkg/tongcheng_web_bg.wasm web/pkg/tongcheng_web_bg.wasm
+  # Before wasm-bindgen, not after: Debian's binaryen (108) predates the reference-types
+  # table wasm-bindgen writes and breaks it (the page then fails in WebAssembly.Table.set).
+  mkdir -p target/wasm-opt
+  wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals -o target/wasm-opt/tongcheng_web.wasm "$wasm"
+  wasm=target/wasm-opt/tongcheng_web.wasm
 fi
+rm -rf web/pkg
+wasm-bindgen --target web --out-dir web/pkg "$wasm"
 
 cd web
 npm ci --no-audit --no-fund

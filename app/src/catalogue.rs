@@ -78,6 +78,32 @@ pub enum Text {
     South,
     West,
     North,
+    Statistics,
+    AllRules,
+    HandsPlayed,
+    WinRate,
+    SelfDrawnWins,
+    DealIns,
+    Draws,
+    AveragePoints,
+    NoHandsYet,
+    PreviousPage,
+    NextPage,
+    Loading,
+    Replay,
+    StepFirst,
+    StepBack,
+    StepForward,
+    StepLast,
+    Verified,
+    NotVerified,
+    BackToList,
+    Unreadable,
+    Piao,
+    PiaoAsk,
+    OtherWon,
+    NoPiao,
+    PiaoEachHand,
 }
 
 impl Text {
@@ -142,6 +168,41 @@ impl Text {
             South => ("南家", "South"),
             West => ("西家", "West"),
             North => ("北家", "North"),
+            Statistics => ("统计", "Statistics"),
+            AllRules => ("全部玩法", "All rules"),
+            HandsPlayed => ("局数", "Hands"),
+            WinRate => ("和牌率", "Win rate"),
+            SelfDrawnWins => ("自摸", "Self-drawn"),
+            DealIns => ("点炮", "Dealt in"),
+            Draws => ("荒牌", "Draws"),
+            AveragePoints => ("场均得分", "Points per hand"),
+            NoHandsYet => (
+                "还没有牌局：打完一局就会出现在这里",
+                "No hands yet: a finished hand shows up here",
+            ),
+            PreviousPage => ("上一页", "Previous"),
+            NextPage => ("下一页", "Next"),
+            Loading => ("读取中…", "Loading…"),
+            Replay => ("回放", "Replay"),
+            StepFirst => ("开局", "Start"),
+            StepBack => ("上一步", "Back a move"),
+            StepForward => ("下一步", "Next move"),
+            StepLast => ("终局", "End"),
+            Verified => (
+                "牌谱已验证：重放得到同样的结果",
+                "Verified: the replay gives the same result",
+            ),
+            NotVerified => ("牌谱未通过验证", "Not verified"),
+            BackToList => ("返回列表", "Back to the list"),
+            Unreadable => ("这一局读不出来", "This hand cannot be read"),
+            OtherWon => ("他家胡", "Another seat won"),
+            NoPiao => ("不飘", "None"),
+            PiaoEachHand => ("每局选飘", "Chosen each hand"),
+            Piao => ("飘", "Float (飘)"),
+            PiaoAsk => (
+                "本局飘几分？（飘分翻倍计入输赢）",
+                "Float how much this hand? (it raises your stakes)",
+            ),
         }
     }
 }
@@ -168,6 +229,16 @@ pub fn tile_name(tile: Tile, lang: Lang) -> String {
 
 /// A preset's name for players.
 pub fn preset_name(preset: &str, lang: Lang) -> String {
+    // A preset with 飘 chosen each hand (`RuleSet::with_piao_each_hand`).
+    if let Some(base) = preset.strip_suffix("-piao") {
+        let name = preset_name(base, lang);
+        if name != base {
+            return match lang {
+                Lang::ZhCn => format!("{name}（飘）"),
+                Lang::En => format!("{name}, 飘 each hand"),
+            };
+        }
+    }
     let (zh, en) = match preset {
         "guobiao" => ("国标麻将", "Chinese Official"),
         "hangzhou" => ("杭州麻将", "Hangzhou"),

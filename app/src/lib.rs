@@ -12,18 +12,26 @@
 //! This part holds the home screen, a new match against bots (any preset, bot level, clock),
 //! the table (hand, discards, melds, the claim bar 吃 碰 杠 胡 过 with a chooser, the
 //! countdown and 托管 from the core's one clock, hints, the 财神), the result (结算: fans in
-//! Chinese with points, each seat's payment and kong money), continuing a kept match, and the
-//! settings (language, sound). Online play, my hands and the replay come next.
+//! Chinese with points, each seat's payment and kong money), continuing a kept match, 我的牌局
+//! (kept hands a page at a time, statistics per rule set, a replay stepped move by move with
+//! the table drawn at each step and the record verified) and the settings (language, sound).
+//! Online play comes next.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens,
-//! events, effects), `table` (the match against bots and its views).
+//! events, effects), `table` (the match against bots and its views), [`hands`] (what the
+//! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
+//! `my_hands` and `replay` (those screens).
 
 pub mod catalogue;
+pub mod hands;
 pub mod model;
+mod my_hands;
+mod replay;
 mod table;
 pub mod view;
 
 pub use catalogue::{Lang, Text};
+pub use hands::{HandStats, HandSummary, KeptHand, Shelf};
 pub use model::{App, Effect, Event, Settings, Sound, Tap};
 pub use table::ClaimKind;
 pub use view::View;

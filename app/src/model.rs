@@ -13,6 +13,9 @@ use tongcheng_core::table::{Clock, SavedTable, Step, Table, TableConfig};
 use tongcheng_core::tile::Tile;
 
 use crate::catalogue::{Lang, Text, clock_name, level_name, preset_name};
+use crate::hands::{HandStats, HandSummary};
+use crate::my_hands::{DEFAULT_UTC_OFFSET_MIN, MyHands};
+use crate::replay::Replay;
 use crate::table::{ClaimKind, Offline};
 use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
 
@@ -24,6 +27,25 @@ pub enum Event {
     Tap { tap: Tap },
     /// The face's monotonic clock, in milliseconds: timeouts and 托管 play at it.
     Tick { now_ms: u64 },
+    /// The answer to [`Effect::LoadHands`]: kept hands newest first from `offset`, of `total`.
+    HandsLoaded {
+        offset: u32,
+        total: u32,
+        hands: Vec<HandSummary>,
+    },
+    /// The answer to [`Effect::LoadStats`], with the rule sets played, most played first.
+    StatsLoaded {
+        rules: Option<String>,
+        stats: HandStats,
+        rules_played: Vec<String>,
+    },
+    /// The answer to [`Effect::LoadRecord`]: the record and the player's seat, `None` when
+    /// the hand is gone or does not read.
+    RecordLoaded {
+        id: u64,
+        seat: u8,
+        record: Option<Box<HandRecord>>,
+    },
 }
 
 /// Every button's meaning. A view's buttons carry theirs; a face sends it back as it is.
@@ -45,6 +67,14 @@ pub enum Tap {
     PickClock {
         clock: Clock,
     },
+    /// 飘 chosen before every hand (Tongcheng rules), or none.
+    PickPiao {
+        each_hand: bool,
+    },
+    /// This hand's 飘.
+    Piao {
+        stake: u8,
+    },
     Start,
     Back,
     Discard {
@@ -65,6 +95,22 @@ pub enum Tap {
     },
     SetSound {
         on: bool,
+    },
+    /// 我的牌局: the statistics of one rule set, or of all (`None`).
+    PickStatsRules {
+        rules: Option<String>,
+    },
+    /// 我的牌局: the page of hands from `offset`.
+    Page {
+        offset: u32,
+    },
+    /// 我的牌局: a hand's replay.
+    OpenHand {
+        id: u64,
+    },
+    /// The replay after `step` moves.
+    ReplayTo {
+        step: u32,
     },
 }
 
@@ -92,6 +138,20 @@ pub enum Effect {
     WakeAt {
         now_ms: u64,
     },
+    /// Read a page of kept hands, newest first: answer with [`Event::HandsLoaded`].
+    LoadHands {
+        offset: u32,
+        limit: u32,
+    },
+    /// Compute the player's statistics over one rule set's kept hands (`None`: all): answer
+    /// with [`Event::StatsLoaded`].
+    LoadStats {
+        rules: Option<String>,
+    },
+    /// Read one kept hand's record: answer with [`Event::RecordLoaded`].
+    LoadRecord {
+        id: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +170,9 @@ pub struct Settings {
     pub preset: String,
     pub level: Level,
     pub clock: Clock,
+    /// 飘 chosen before every hand where the rules have it (Tongcheng).
+    #[serde(default)]
+    pub piao: bool,
 }
 
 impl Default for Settings {
@@ -120,6 +183,7 @@ impl Default for Settings {
             preset: "tongcheng-dianpao".into(),
             level: Level::Normal,
             clock: Clock::Relaxed,
+            piao: false,
         }
     }
 }
@@ -140,6 +204,8 @@ enum Screen {
     Table,
     Result,
     Settings,
+    MyHands,
+    Replay,
 }
 
 /// The app model.
@@ -154,6 +220,10 @@ pub struct App {
     now_ms: u64,
     /// Seeds of new matches: the face's randomness, stepped (SplitMix64) for each one.
     seed: u64,
+    my_hands: MyHands,
+    replay: Option<Replay>,
+    /// The face's time zone, for the dates it shows.
+    utc_offset_min: i32,
 }
 
 impl App {
@@ -171,6 +241,17 @@ impl App {
             kept,
             now_ms,
             seed,
+            my_hands: MyHands::default(),
+            replay: None,
+            utc_offset_min: DEFAULT_UTC_OFFSET_MIN,
+        }
+    }
+
+    /// The face's time zone (minutes east of UTC), for the dates 我的牌局 shows.
+    pub fn set_utc_offset(&mut self, minutes: i32) {
+        // Real zones lie within ±14 h; anything else is a face's mistake, not a zone.
+        if minutes.abs() <= 14 * 60 {
+            self.utc_offset_min = minutes;
         }
     }
 
@@ -187,6 +268,17 @@ impl App {
                 self.play_on(&mut fx);
             }
             Event::Tap { tap } => self.tap(tap, &mut fx),
+            Event::HandsLoaded {
+                offset,
+                total,
+                hands,
+            } => self.my_hands.hands_loaded(offset, total, hands),
+            Event::StatsLoaded {
+                rules,
+                stats,
+                rules_played,
+            } => self.my_hands.stats_loaded(rules, stats, rules_played),
+            Event::RecordLoaded { id, seat, record } => self.record_loaded(id, seat, record),
         }
         if let Some(at) = self.game.as_ref().and_then(|g| g.wake_at()) {
             fx.push(Effect::WakeAt { now_ms: at });
@@ -199,17 +291,39 @@ impl App {
             (Screen::Home, Tap::PlayBots) => self.screen = Screen::NewMatch,
             (Screen::Home, Tap::ContinueMatch) => {
                 if let Some(table) = self.kept.take() {
+                    // A match left at a result shows it again; its hand is kept already.
+                    let finished = table.game().is_finished();
                     self.game = Some(Offline::new(table));
-                    self.screen = Screen::Table;
-                    self.play_on(fx);
+                    if finished {
+                        self.screen = Screen::Result;
+                    } else {
+                        self.screen = Screen::Table;
+                        self.play_on(fx);
+                    }
                 }
             }
             (Screen::Home, Tap::Settings) => self.screen = Screen::Settings,
+            (Screen::Home, Tap::MyHands) => {
+                self.my_hands = MyHands::open(fx);
+                self.screen = Screen::MyHands;
+            }
+            (Screen::MyHands, Tap::Back) => self.screen = Screen::Home,
+            (Screen::MyHands, tap) => self.my_hands.tap(tap, fx),
+            (Screen::Replay, Tap::ReplayTo { step }) => {
+                if let Some(r) = self.replay.as_mut() {
+                    r.go(step as usize);
+                }
+            }
+            (Screen::Replay, Tap::Back) => {
+                self.replay = None;
+                self.screen = Screen::MyHands;
+            }
             (Screen::NewMatch, Tap::PickRules { preset }) if PRESETS.contains(&preset.as_str()) => {
                 self.settings.preset = preset;
             }
             (Screen::NewMatch, Tap::PickLevel { level }) => self.settings.level = level,
             (Screen::NewMatch, Tap::PickClock { clock }) => self.settings.clock = clock,
+            (Screen::NewMatch, Tap::PickPiao { each_hand }) => self.settings.piao = each_hand,
             (Screen::NewMatch, Tap::Start) => self.start_match(fx),
             (Screen::NewMatch | Screen::Settings, Tap::Back) => {
                 fx.push(Effect::KeepSettings {
@@ -219,7 +333,7 @@ impl App {
             }
             (Screen::Settings, Tap::SetLang { lang }) => self.settings.lang = lang,
             (Screen::Settings, Tap::SetSound { on }) => self.settings.sound = on,
-            (Screen::Table, Tap::Back) => {
+            (Screen::Table | Screen::Result, Tap::Back) => {
                 // The match is kept: 继续牌局 takes it up again.
                 if let Some(g) = self.game.take() {
                     fx.push(Effect::KeepMatch {
@@ -246,11 +360,29 @@ impl App {
         }
     }
 
+    /// A replay asked for on 我的牌局 arrived.
+    fn record_loaded(&mut self, id: u64, seat: u8, record: Option<Box<HandRecord>>) {
+        if self.screen != Screen::MyHands || self.my_hands.opening != Some(id) {
+            return;
+        }
+        self.my_hands.opening = None;
+        match record {
+            Some(r) => {
+                self.replay = Some(Replay::new(seat, *r));
+                self.screen = Screen::Replay;
+            }
+            None => self.my_hands.unreadable = true,
+        }
+    }
+
     /// A new match of the chosen preset, level and clock.
     fn start_match(&mut self, fx: &mut Vec<Effect>) {
-        let Some(rules) = RuleSet::preset(&self.settings.preset) else {
+        let Some(mut rules) = RuleSet::preset(&self.settings.preset) else {
             return;
         };
+        if self.settings.piao {
+            rules = rules.clone().with_piao_each_hand().unwrap_or(rules);
+        }
         self.seed = splitmix(self.seed);
         let mut config = TableConfig::person_and_bots(rules, self.settings.level, self.seed);
         config.clock = self.settings.clock;
@@ -289,6 +421,10 @@ impl App {
                     seat,
                 });
             }
+            // Kept with its hand over: an app closed at the result never keeps it twice.
+            fx.push(Effect::KeepMatch {
+                saved: Some(g.saved_json()),
+            });
             if self.settings.sound && g.result().is_some_and(|r| r.winner.is_some()) {
                 fx.push(Effect::Sound { sound: Sound::Win });
             }
@@ -324,6 +460,11 @@ impl App {
                 None => View::Table(Box::new(g.view(lang, self.now_ms))),
             },
             (Screen::NewMatch, _) => View::NewMatch(self.new_match_view()),
+            (Screen::MyHands, _) => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
+            (Screen::Replay, _) => match &self.replay {
+                Some(r) => View::Replay(Box::new(r.view(lang))),
+                None => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
+            },
             (Screen::Settings, _) => View::Settings(self.settings_view()),
             _ => View::Home(self.home_view()),
         }
@@ -344,7 +485,7 @@ impl App {
             // Online screens come with the app model's next part: shown, not yet open.
             Button::new(Text::QuickMatch.get(lang), false, Tap::QuickMatch),
             Button::new(Text::FriendsRoom.get(lang), false, Tap::FriendsRoom),
-            Button::new(Text::MyHands.get(lang), false, Tap::MyHands),
+            Button::new(Text::MyHands.get(lang), true, Tap::MyHands),
             Button::new(Text::Settings.get(lang), true, Tap::Settings),
         ]);
         HomeView {
@@ -357,19 +498,27 @@ impl App {
     fn new_match_view(&self) -> NewMatchView {
         let lang = self.settings.lang;
         let s = &self.settings;
+        let has_piao = RuleSet::preset(&s.preset).is_some_and(|r| r.tongcheng_table().is_some());
+        let mut pickers = vec![
+            picker(Text::RuleSet, lang, &PRESETS, s.preset.as_str(), |p| {
+                (preset_name(p, lang), Tap::PickRules { preset: p.into() })
+            }),
+            picker(Text::BotLevel, lang, &Level::ALL, s.level, |l| {
+                (level_name(l, lang).into(), Tap::PickLevel { level: l })
+            }),
+            picker(Text::Clock, lang, &Clock::ALL, s.clock, |c| {
+                (clock_name(c, lang).into(), Tap::PickClock { clock: c })
+            }),
+        ];
+        if has_piao {
+            pickers.push(picker(Text::Piao, lang, &[false, true], s.piao, |on| {
+                let label = if on { Text::PiaoEachHand } else { Text::NoPiao };
+                (label.get(lang).into(), Tap::PickPiao { each_hand: on })
+            }));
+        }
         NewMatchView {
             title: Text::NewMatch.get(lang).into(),
-            pickers: vec![
-                picker(Text::RuleSet, lang, &PRESETS, s.preset.as_str(), |p| {
-                    (preset_name(p, lang), Tap::PickRules { preset: p.into() })
-                }),
-                picker(Text::BotLevel, lang, &Level::ALL, s.level, |l| {
-                    (level_name(l, lang).into(), Tap::PickLevel { level: l })
-                }),
-                picker(Text::Clock, lang, &Clock::ALL, s.clock, |c| {
-                    (clock_name(c, lang).into(), Tap::PickClock { clock: c })
-                }),
-            ],
+            pickers,
             start: Button::new(Text::Start.get(lang), true, Tap::Start),
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
         }

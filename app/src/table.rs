@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use tongcheng_core::describe::meld_tiles_laid;
 use tongcheng_core::game::{Action, DecisionKind, HandResult, SeatView as CoreSeat};
 use tongcheng_core::hint::{Hint, hint};
+use tongcheng_core::rules::{MAX_PIAO, Piao};
 use tongcheng_core::table::{Step, Table};
 use tongcheng_core::tile::Tile;
 
@@ -72,6 +73,8 @@ pub struct Offline {
     hint: Option<Hint>,
     /// Several actions behind one tapped button (chows, kongs): the player picks one.
     choosing: Vec<Action>,
+    /// The player has chosen this hand's 飘 (where the rules ask before every hand).
+    piao_chosen: bool,
 }
 
 impl Offline {
@@ -80,7 +83,13 @@ impl Offline {
             table,
             hint: None,
             choosing: Vec::new(),
+            piao_chosen: false,
         }
+    }
+
+    /// This hand's 飘 is asked of the player: nothing moves until he answers.
+    fn piao_asked(&self) -> bool {
+        self.table.piao_open() && !self.piao_chosen
     }
 
     pub fn table(&self) -> &Table {
@@ -106,10 +115,13 @@ impl Offline {
     /// Plays the bots, stand-ins and timeouts due at `now`; stops when the person is waited
     /// for or the hand is over.
     pub fn run(&mut self, now: u64) -> Step {
-        if self.table.piao_open() {
-            // 飘 where the rules ask: not drawn yet in this part of the model (the player
-            // floats nothing).
+        if self.piao_asked() {
+            if !self.table.auto_play(ME) {
+                return Step::Waiting { deadline_ms: None };
+            }
+            // 托管 stakes nothing for him.
             let _ = self.table.choose_piao(ME, 0);
+            self.piao_chosen = true;
         }
         loop {
             match self.table.step(now) {
@@ -131,11 +143,25 @@ impl Offline {
     pub fn next_hand(&mut self) -> bool {
         self.hint = None;
         self.choosing.clear();
+        self.piao_chosen = false;
         self.table.next_hand()
     }
 
     /// A tap on the table; the sound it makes, if it did something.
     pub fn tap(&mut self, tap: &Tap, now: u64) -> Option<Sound> {
+        if self.piao_asked() {
+            match tap {
+                Tap::Piao { stake } => {
+                    self.table.choose_piao(ME, *stake).ok()?;
+                    self.piao_chosen = true;
+                }
+                Tap::AutoPlay => {
+                    self.table.set_auto_play(ME, true);
+                }
+                _ => {}
+            }
+            return None;
+        }
         let legal = self.table.decision(ME).map(|d| d.legal).unwrap_or_default();
         let action = match tap {
             Tap::Discard { tile } => Action::Discard(*tile),
@@ -179,9 +205,11 @@ impl Offline {
     /// The table screen.
     pub fn view(&self, lang: Lang, now: u64) -> TableView {
         let v = self.table.view(ME);
+        let asked = self.piao_asked();
         let legal = v
             .decision
             .as_ref()
+            .filter(|_| !asked)
             .map(|d| d.legal.clone())
             .unwrap_or_default();
         let suggested = match &self.hint {
@@ -230,93 +258,135 @@ impl Offline {
                 Lang::ZhCn => format!("第 {hand_number} 局 · {}风圈", v.prevalent.name_zh()),
                 Lang::En => format!("Hand {hand_number} · {} round", v.prevalent),
             },
-            status: status(&v, lang),
+            status: if asked {
+                Text::PiaoAsk.get(lang).into()
+            } else {
+                status(&v, lang)
+            },
+            piao_choices: if asked {
+                (0..=MAX_PIAO)
+                    .map(|n| Button::new(n.to_string(), true, Tap::Piao { stake: n }))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             wall_left: v.wall_remaining as u32,
             wall_label: Text::WallLeft.get(lang).into(),
-            seats: seats(&v, self.table.match_state().scores(), lang),
+            seats: seats(&v, self.table.match_state().scores(), lang)
+                .into_iter()
+                .zip(self.piao_shown(&v))
+                .map(|(s, piao)| SeatView {
+                    piao: piao.map(|n| match lang {
+                        Lang::ZhCn => format!("飘{n}"),
+                        Lang::En => format!("Float {n}"),
+                    }),
+                    ..s
+                })
+                .collect(),
             hand: v.hand.iter().map(|&t| hand_tile(t)).collect(),
             drawn: v.drawn.map(hand_tile),
             claim_bar,
             chow_choices,
             countdown_secs,
             auto_play: Button::new(Text::AutoPlay.get(lang), true, Tap::AutoPlay).selected(auto),
-            hint_button: Button::new(Text::Hint.get(lang), v.decision.is_some(), Tap::Hint),
+            hint_button: Button::new(
+                Text::Hint.get(lang),
+                v.decision.is_some() && !asked,
+                Tap::Hint,
+            ),
             hint: self.hint.as_ref().map(|h| hint_view(h, &v, lang)),
             wild: v.wild.map(|w| tile_view(w, Some(w), lang)),
             back: Button::new(Text::Home.get(lang), true, Tap::Back),
         }
     }
 
+    /// Each seat's 飘 as the seats are drawn (from the player's own), once the hand is under
+    /// way: where the rules ask it before every hand.
+    fn piao_shown(&self, v: &CoreSeat) -> [Option<u8>; 4] {
+        let stakes = self.table.piao_chosen();
+        let open = matches!(v.rules.piao, Piao::Chosen(_)) && !self.piao_asked();
+        std::array::from_fn(|k| open.then(|| stakes[(v.seat.index() + k) % 4]))
+    }
+
     /// The result screen (结算) of the finished hand.
     pub fn result_view(&self, lang: Lang) -> Option<ResultView> {
         let r = self.result()?;
-        let v = self.table.view(ME);
-        let me = v.seat;
-        let name = |s: tongcheng_core::Seat| {
-            let wind = v.seats.get(s.index()).map_or(s.index(), |p| p.wind.index());
-            seat_name(wind, s == me, lang).to_string()
+        let next = if self.table.is_over() {
+            Text::MatchOver
+        } else {
+            Text::NextHand
         };
-        let outcome = match r.winner {
-            None => Text::Draw.get(lang).to_string(),
-            Some(w) => {
-                let how = if r.self_drawn {
-                    Text::SelfDrawn.get(lang).to_string()
-                } else {
-                    let from = r.discarder.map(&name).unwrap_or_default();
-                    format!("{from} {}", Text::OnDiscard.get(lang))
-                };
-                if w == me {
-                    format!("{}（{how}）", Text::YouWin.get(lang))
-                } else {
-                    format!("{} {}（{how}）", name(w), Text::Wins.get(lang))
-                }
-            }
-        };
-        let fans = r
-            .score
-            .iter()
-            .flat_map(|s| &s.fans)
-            .map(|f| FanLine {
-                name: match lang {
-                    Lang::ZhCn => f.name().to_string(),
-                    Lang::En => f.en().to_string(),
-                },
-                points: f.points,
-                count: f.count,
-            })
-            .collect();
-        let payments = (0..4u8)
-            .map(|i| {
-                let s = tongcheng_core::Seat(i);
-                Payment {
-                    seat: name(s),
-                    delta: r.deltas[s.index()],
-                    kong: r.kong_deltas[s.index()],
-                }
-            })
-            .collect();
-        let more = !self.table.is_over();
-        Some(ResultView {
-            heading: Text::Result.get(lang).into(),
-            outcome,
-            fans,
-            total: r.score.as_ref().map_or(0, |s| s.total),
-            payments,
-            next: Button::new(
-                if more {
-                    Text::NextHand
-                } else {
-                    Text::MatchOver
-                }
-                .get(lang),
-                true,
-                Tap::NextHand,
-            ),
-        })
+        let mut v = result_view(
+            r,
+            &self.table.view(ME),
+            lang,
+            Button::new(next.get(lang), true, Tap::NextHand),
+        );
+        if !self.table.is_over() {
+            v.home = Some(Button::new(Text::Home.get(lang), true, Tap::Back));
+        }
+        Some(v)
     }
 }
 
-fn tile_view(t: Tile, wild: Option<Tile>, lang: Lang) -> TileView {
+/// The result (结算) of a finished hand seen from `v`'s seat, with the button that leaves it.
+pub(crate) fn result_view(r: &HandResult, v: &CoreSeat, lang: Lang, next: Button) -> ResultView {
+    let me = v.seat;
+    let name = |s: tongcheng_core::Seat| {
+        let wind = v.seats.get(s.index()).map_or(s.index(), |p| p.wind.index());
+        seat_name(wind, s == me, lang).to_string()
+    };
+    let outcome = match r.winner {
+        None => Text::Draw.get(lang).to_string(),
+        Some(w) => {
+            let how = if r.self_drawn {
+                Text::SelfDrawn.get(lang).to_string()
+            } else {
+                let from = r.discarder.map(&name).unwrap_or_default();
+                format!("{from} {}", Text::OnDiscard.get(lang))
+            };
+            if w == me {
+                format!("{}（{how}）", Text::YouWin.get(lang))
+            } else {
+                format!("{} {}（{how}）", name(w), Text::Wins.get(lang))
+            }
+        }
+    };
+    let fans = r
+        .score
+        .iter()
+        .flat_map(|s| &s.fans)
+        .map(|f| FanLine {
+            name: match lang {
+                Lang::ZhCn => f.name().to_string(),
+                Lang::En => f.en().to_string(),
+            },
+            points: f.points,
+            count: f.count,
+        })
+        .collect();
+    let payments = (0..4u8)
+        .map(|i| {
+            let s = tongcheng_core::Seat(i);
+            Payment {
+                seat: name(s),
+                delta: r.deltas[s.index()],
+                kong: r.kong_deltas[s.index()],
+            }
+        })
+        .collect();
+    ResultView {
+        heading: Text::Result.get(lang).into(),
+        outcome,
+        fans,
+        total: r.score.as_ref().map_or(0, |s| s.total),
+        payments,
+        next,
+        home: None,
+    }
+}
+
+pub(crate) fn tile_view(t: Tile, wild: Option<Tile>, lang: Lang) -> TileView {
     TileView {
         code: t.to_string(),
         name: tile_name(t, lang),
@@ -341,7 +411,7 @@ fn hidden_tile(lang: Lang) -> TileView {
 }
 
 /// The seats from the player's own, counter-clockwise: you, right, across, left.
-fn seats(v: &CoreSeat, scores: [i32; 4], lang: Lang) -> Vec<SeatView> {
+pub(crate) fn seats(v: &CoreSeat, scores: [i32; 4], lang: Lang) -> Vec<SeatView> {
     (0..4)
         .filter_map(|k| v.seats.get((v.seat.index() + k) % 4))
         .map(|s| SeatView {
@@ -382,12 +452,13 @@ fn seats(v: &CoreSeat, scores: [i32; 4], lang: Lang) -> Vec<SeatView> {
                 .iter()
                 .map(|&t| tile_view(t, v.wild, lang))
                 .collect(),
+            piao: None,
         })
         .collect()
 }
 
 /// What is asked of the player, or whom the table waits for.
-fn status(v: &CoreSeat, lang: Lang) -> String {
+pub(crate) fn status(v: &CoreSeat, lang: Lang) -> String {
     let name = |s: tongcheng_core::Seat| {
         let wind = v.seats.get(s.index()).map_or(0, |p| p.wind.index());
         seat_name(wind, s == v.seat, lang)
@@ -409,7 +480,7 @@ fn status(v: &CoreSeat, lang: Lang) -> String {
 }
 
 /// An action in words: 吃 三万四万五万, 杠 东, 打 五饼.
-fn action_words(a: &Action, v: &CoreSeat, lang: Lang) -> String {
+pub(crate) fn action_words(a: &Action, v: &CoreSeat, lang: Lang) -> String {
     let t = |t: Tile| tile_name(t, lang);
     match *a {
         Action::Chow(low) => {

@@ -15,6 +15,8 @@ pub enum View {
     Table(Box<TableView>),
     Result(ResultView),
     Settings(SettingsView),
+    MyHands(MyHandsView),
+    Replay(Box<ReplayView>),
 }
 
 /// A button: what it says, the name screen readers and tests find it by, whether it can be
@@ -110,6 +112,8 @@ pub struct SeatView {
     pub melds: Vec<Vec<TileView>>,
     pub discards: Vec<TileView>,
     pub flowers: Vec<TileView>,
+    /// This hand's 飘 ("飘2"), where the rules have each seat choose it.
+    pub piao: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -128,6 +132,8 @@ pub struct TableView {
     pub claim_bar: Vec<Button>,
     /// Several chows on offer: the face shows them to choose from.
     pub chow_choices: Vec<Button>,
+    /// This hand's 飘 to choose (0 to the most), before anything moves; empty otherwise.
+    pub piao_choices: Vec<Button>,
     /// Seconds left on the player's decision, from the core's clock; none when untimed.
     pub countdown_secs: Option<u32>,
     pub auto_play: Button,
@@ -171,11 +177,77 @@ pub struct ResultView {
     pub payments: Vec<Payment>,
     /// 下一局, or 大厅 after the match's last hand.
     pub next: Button,
+    /// 大厅 while the match goes on (it is kept, and 继续牌局 takes it up again).
+    pub home: Option<Button>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SettingsView {
     pub title: String,
     pub pickers: Vec<Picker>,
+    pub back: Button,
+}
+
+/// 我的牌局: the statistics of a rule set (or all), and the kept hands, newest first, a page
+/// at a time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MyHandsView {
+    pub title: String,
+    /// Which rule set the statistics cover: 全部玩法 and each one played.
+    pub stats_rules: Picker,
+    /// The statistics as label and figure, in the player's language.
+    pub stats: Vec<Figure>,
+    /// Each hand: a button that opens its replay.
+    pub hands: Vec<HandRow>,
+    /// Shown instead of the list while it loads or when there is nothing yet.
+    pub notice: Option<String>,
+    pub previous: Button,
+    pub next: Button,
+    /// "1–20 / 57".
+    pub page_label: String,
+    pub back: Button,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Figure {
+    pub label: String,
+    pub value: String,
+}
+
+/// A kept hand in the list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HandRow {
+    /// The rule set and the outcome for the player: "桐城麻将·点炮 · 自摸".
+    pub title: String,
+    /// The win's fans (or who won).
+    pub detail: String,
+    /// The player's points, signed.
+    pub points: String,
+    pub won: bool,
+    /// Opens the replay; its name says which hand.
+    pub open: Button,
+}
+
+/// 回放: the table after a number of moves, as the player saw it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplayView {
+    pub title: String,
+    /// "第 12 / 87 步".
+    pub step_label: String,
+    /// The move just made, in words: "东家 打 五饼".
+    pub last_move: String,
+    pub status: String,
+    pub wall_left: u32,
+    pub wall_label: String,
+    pub seats: Vec<SeatView>,
+    pub hand: Vec<TileView>,
+    pub drawn: Option<TileView>,
+    pub wild: Option<TileView>,
+    /// 开局, 上一步, 下一步, 终局.
+    pub controls: Vec<Button>,
+    /// The result once the last move is shown.
+    pub result: Option<ResultView>,
+    /// Whether the record replays to the events and result it states.
+    pub verified: String,
     pub back: Button,
 }

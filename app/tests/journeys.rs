@@ -2,7 +2,7 @@
 //! does, tap by tap, and what each screen then shows.
 
 use tongcheng_app::view::{Button, TableView};
-use tongcheng_app::{App, Effect, Event, Lang, Settings, Tap, View};
+use tongcheng_app::{App, Effect, Event, Lang, Settings, Shelf, Tap, View};
 
 /// The button named `name` on a list of buttons.
 fn named<'a>(buttons: &'a [Button], name: &str) -> &'a Button {
@@ -76,7 +76,11 @@ fn first_open_play_a_hand_see_the_result_and_go_home_in_chinese() {
     let View::NewMatch(new) = app.view() else {
         panic!("单机对战 opens the new match screen")
     };
-    assert_eq!(new.pickers.len(), 3);
+    assert_eq!(
+        new.pickers.len(),
+        4,
+        "rules, level, clock and 飘 for Tongcheng rules"
+    );
     assert_eq!(new.pickers[0].options.len(), 5, "the five presets");
     assert!(new.pickers[0].options.iter().any(|b| b.selected));
     tap(
@@ -309,4 +313,292 @@ fn a_stale_tap_changes_nothing() {
         panic!()
     };
     assert_eq!(home.buttons[0].name, "单机对战");
+}
+
+/// A face with no database: it keeps finished hands on a [`Shelf`] and answers the model's
+/// history effects from it, as the browser does.
+struct ShelfFace {
+    app: App,
+    shelf: Shelf,
+    clock_secs: i64,
+}
+
+impl ShelfFace {
+    fn send(&mut self, event: Event) -> Vec<Effect> {
+        let mut queue = vec![event];
+        let mut seen = Vec::new();
+        while let Some(e) = queue.pop() {
+            for fx in self.app.update(e) {
+                if let Effect::KeepHand { record, seat } = &fx {
+                    self.clock_secs += 600;
+                    self.shelf.keep((**record).clone(), *seat, self.clock_secs);
+                }
+                queue.extend(self.shelf.answer(&fx));
+                seen.push(fx);
+            }
+        }
+        seen
+    }
+
+    fn tap(&mut self, t: Tap) -> Vec<Effect> {
+        self.send(Event::Tap { tap: t })
+    }
+}
+
+#[test]
+fn finished_hands_are_listed_counted_and_replayed_move_by_move() {
+    let mut face = ShelfFace {
+        app: App::new(Settings::default(), None, 23, 0),
+        shelf: Shelf::default(),
+        clock_secs: 1_796_505_180,
+    };
+    // Nothing yet: 我的牌局 says so.
+    face.tap(Tap::MyHands);
+    let View::MyHands(empty) = face.app.view() else {
+        panic!("我的牌局 opens its screen")
+    };
+    assert_eq!(
+        empty.notice.as_deref(),
+        Some("还没有牌局：打完一局就会出现在这里")
+    );
+    assert!(empty.hands.is_empty());
+    face.tap(Tap::Back);
+    // Two hands of 托管, the second under other rules.
+    for preset in ["tongcheng-dianpao", "guobiao"] {
+        face.tap(Tap::PlayBots);
+        face.tap(Tap::PickRules {
+            preset: preset.into(),
+        });
+        face.tap(Tap::Start);
+        face.tap(Tap::AutoPlay);
+        let View::Result(r) = face.app.view() else {
+            panic!("托管 plays the hand out")
+        };
+        // 大厅 from the result: the match is kept for later.
+        let fx = face.tap(r.home.expect("大厅 on the result").tap);
+        assert!(
+            fx.iter()
+                .any(|e| matches!(e, Effect::KeepMatch { saved: Some(_) }))
+        );
+        assert!(matches!(face.app.view(), View::Home(_)));
+    }
+    assert_eq!(face.shelf.len(), 2);
+    // The kept match taken up again shows its result; its hand is not kept a second time.
+    let View::Home(home) = face.app.view() else {
+        panic!()
+    };
+    face.tap(named(&home.buttons, "继续牌局").tap.clone());
+    assert!(matches!(face.app.view(), View::Result(_)));
+    assert_eq!(face.shelf.len(), 2);
+    face.tap(Tap::Back);
+
+    face.tap(Tap::MyHands);
+    let View::MyHands(list) = face.app.view() else {
+        panic!()
+    };
+    assert_eq!(list.hands.len(), 2);
+    assert!(list.notice.is_none());
+    assert!(list.hands[0].title.starts_with("国标麻将"), "newest first");
+    assert_eq!(list.page_label, "1–2 / 2");
+    assert!(!list.previous.enabled && !list.next.enabled);
+    let figure = |v: &tongcheng_app::view::MyHandsView, label: &str| {
+        v.stats
+            .iter()
+            .find(|f| f.label == label)
+            .unwrap_or_else(|| panic!("no {label}"))
+            .value
+            .clone()
+    };
+    assert_eq!(figure(&list, "局数"), "2");
+    // The statistics of one rule set.
+    let names: Vec<&str> = list
+        .stats_rules
+        .options
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    assert_eq!(names.len(), 3, "全部玩法 and the two played: {names:?}");
+    assert_eq!(names[0], "全部玩法");
+    face.tap(Tap::PickStatsRules {
+        rules: Some("guobiao".into()),
+    });
+    let View::MyHands(guobiao) = face.app.view() else {
+        panic!()
+    };
+    assert_eq!(figure(&guobiao, "局数"), "1");
+    assert!(
+        guobiao
+            .stats_rules
+            .options
+            .iter()
+            .any(|b| b.selected && b.name == "国标麻将")
+    );
+
+    // The oldest hand's replay, from the first move to the result.
+    let open = list.hands[1].open.clone();
+    assert!(open.name.starts_with("回放 桐城麻将·点炮"), "{}", open.name);
+    face.tap(open.tap);
+    let View::Replay(r) = face.app.view() else {
+        panic!("回放 opens the replay")
+    };
+    assert!(r.step_label.starts_with("第 0 / "));
+    assert!(r.result.is_none());
+    assert_eq!(r.verified, "牌谱已验证：重放得到同样的结果");
+    assert_eq!(r.seats.len(), 4);
+    let tiles = r.hand.len() + usize::from(r.drawn.is_some());
+    assert!(tiles == 13 || tiles == 14);
+    assert!(!r.controls[0].enabled && !r.controls[1].enabled);
+    face.tap(r.controls[2].tap.clone());
+    let View::Replay(one) = face.app.view() else {
+        panic!()
+    };
+    assert!(one.step_label.starts_with("第 1 / "));
+    assert!(!one.last_move.is_empty(), "the move in words");
+    face.tap(one.controls[3].tap.clone());
+    let View::Replay(end) = face.app.view() else {
+        panic!()
+    };
+    let result = end.result.expect("the result at the last move");
+    assert_eq!(result.heading, "结算");
+    assert_eq!(result.payments.iter().map(|p| p.delta).sum::<i32>(), 0);
+    assert!(!end.controls[2].enabled, "no move after the last");
+    // Back a move and to the start again: the table is rebuilt.
+    face.tap(end.controls[1].tap.clone());
+    let View::Replay(back) = face.app.view() else {
+        panic!()
+    };
+    assert!(back.result.is_none());
+    face.tap(Tap::Back);
+    assert!(matches!(face.app.view(), View::MyHands(_)));
+    face.tap(Tap::Back);
+    assert!(matches!(face.app.view(), View::Home(_)));
+}
+
+#[test]
+fn a_damaged_history_shows_what_reads_and_says_what_does_not() {
+    let mut face = ShelfFace {
+        app: App::new(Settings::default(), None, 31, 0),
+        shelf: Shelf::default(),
+        clock_secs: 0,
+    };
+    face.tap(Tap::PlayBots);
+    face.tap(Tap::Start);
+    face.tap(Tap::AutoPlay);
+    // The kept text with a damaged entry beside the good one.
+    let good = face.shelf.to_json();
+    let damaged = format!("{}, {{\"id\": 9, \"record\": 1}}]", &good[..good.len() - 1]);
+    let shelf = Shelf::from_json(&damaged);
+    assert_eq!((shelf.len(), shelf.unreadable()), (1, 1));
+    // Text kept before hands had ids (played_at in milliseconds) still reads, numbered.
+    let mut legacy: serde_json::Value = serde_json::from_str(&good).unwrap();
+    legacy[0].as_object_mut().unwrap().remove("id");
+    legacy[0]["played_at"] = serde_json::json!(1_796_505_180_000_i64);
+    let old = Shelf::from_json(&legacy.to_string());
+    assert_eq!((old.len(), old.unreadable()), (1, 0));
+    let kept: serde_json::Value = serde_json::from_str(&old.to_json()).unwrap();
+    assert_eq!(kept[0]["id"], 1);
+    assert_eq!(kept[0]["played_at"], 1_796_505_180_i64);
+    assert_eq!(Shelf::from_json("not json").unreadable(), 1);
+    assert_eq!(Shelf::from_json("").unreadable(), 0);
+    let mut face = ShelfFace {
+        app: App::new(Settings::default(), None, 31, 0),
+        shelf,
+        clock_secs: 0,
+    };
+    face.tap(Tap::MyHands);
+    let View::MyHands(list) = face.app.view() else {
+        panic!()
+    };
+    assert_eq!(list.hands.len(), 1);
+    // A hand that is gone: said, and the list stays.
+    face.tap(Tap::OpenHand { id: 77 });
+    let View::MyHands(after) = face.app.view() else {
+        panic!("a missing hand leaves the list up")
+    };
+    assert_eq!(after.notice.as_deref(), Some("这一局读不出来"));
+    // A page past the end is refused; the list stays.
+    assert!(face.tap(Tap::Page { offset: 500 }).is_empty());
+}
+
+#[test]
+fn piao_is_asked_before_every_hand_where_the_rules_have_it() {
+    let mut app = App::new(Settings::default(), None, 41, 0);
+    tap(&mut app, Tap::PlayBots);
+    tap(
+        &mut app,
+        Tap::PickRules {
+            preset: "guobiao".into(),
+        },
+    );
+    let View::NewMatch(guobiao) = app.view() else {
+        panic!()
+    };
+    assert!(
+        guobiao.pickers.iter().all(|p| p.label != "飘"),
+        "Chinese Official has no 飘"
+    );
+    tap(
+        &mut app,
+        Tap::PickRules {
+            preset: "tongcheng-dianpao".into(),
+        },
+    );
+    let View::NewMatch(tongcheng) = app.view() else {
+        panic!()
+    };
+    let piao = tongcheng
+        .pickers
+        .iter()
+        .find(|p| p.label == "飘")
+        .expect("Tongcheng rules offer 飘");
+    assert_eq!(names(&piao.options), ["不飘", "每局选飘"]);
+    tap(&mut app, named(&piao.options, "每局选飘").tap.clone());
+    let fx = tap(&mut app, Tap::Start);
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::KeepSettings { settings } if settings.piao))
+    );
+    for hand in 1..=2 {
+        let View::Table(t) = app.view() else { panic!() };
+        assert_eq!(t.status, "本局飘几分？（飘分翻倍计入输赢）", "hand {hand}");
+        assert_eq!(t.piao_choices.len(), 11);
+        assert!(
+            t.hand.iter().chain(&t.drawn).all(|h| !h.enabled),
+            "no discard before the 飘"
+        );
+        assert!(t.seats.iter().all(|s| s.piao.is_none()));
+        // Nothing moves while he thinks, however late it gets.
+        app.update(Event::Tick { now_ms: 3_600_000 });
+        assert!(matches!(app.view(), View::Table(t) if !t.piao_choices.is_empty()));
+        tap(&mut app, named(&t.piao_choices, "2").tap.clone());
+        let View::Table(after) = app.view() else {
+            panic!()
+        };
+        assert!(after.piao_choices.is_empty());
+        assert_eq!(
+            after.seats[0].piao.as_deref(),
+            Some("飘2"),
+            "his stake is shown"
+        );
+        assert!(
+            after.seats.iter().all(|s| s.piao.is_some()),
+            "the bots' too"
+        );
+        let mut now = 3_600_000;
+        let fx = play_hand(&mut app, &mut now);
+        let record = fx
+            .iter()
+            .find_map(|e| match e {
+                Effect::KeepHand { record, seat } => Some((record.clone(), *seat)),
+                _ => None,
+            })
+            .expect("the hand is kept");
+        let tongcheng_core::rules::Piao::Chosen(stakes) = record.0.setup.rules.piao else {
+            panic!("the record carries the 飘")
+        };
+        assert_eq!(stakes[usize::from(record.1)], 2);
+        assert_eq!(record.0.setup.rules.name, "tongcheng-dianpao-piao");
+        tongcheng_core::record::replay(&record.0).expect("a 飘 hand replays and verifies");
+        tap(&mut app, Tap::NextHand);
+    }
 }

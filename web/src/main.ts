@@ -1,8 +1,9 @@
 // The browser face: draws the app model's view and sends back what is tapped. It decides
 // nothing: every word, every enabled button and every rule comes from the model (Rust,
-// compiled to WebAssembly). What only a page can do is here: its clock, its randomness,
-// keeping things in the browser (localStorage: settings, the kept match, finished hands),
-// sound, and timers to wake the model.
+// compiled to WebAssembly). What only a page can do is here: its clocks and time zone, its
+// randomness, keeping text in the browser (localStorage: settings, the kept match, the shelf
+// of finished hands, which the model reads and answers from inside), sound, and timers to
+// wake the model.
 
 import init, { WebApp } from "../pkg/tongcheng_web.js";
 import { tileSvg } from "./tiles";
@@ -14,25 +15,36 @@ interface TileView { code: string; name: string; wild: boolean; hidden: boolean;
 interface HandTile { tile: TileView; enabled: boolean; suggested: boolean; tap: Tap }
 interface Seat {
   name: string; badge: string | null; wind: string; is_you: boolean; is_dealer: boolean; is_turn: boolean; score: number;
-  concealed: number; melds: TileView[][]; discards: TileView[]; flowers: TileView[];
+  concealed: number; melds: TileView[][]; discards: TileView[]; flowers: TileView[]; piao: string | null;
 }
 interface Picker { label: string; options: Button[] }
+interface Result {
+  heading: string; outcome: string; fans: { name: string; points: number; count: number }[];
+  total: number; payments: { seat: string; delta: number; kong: number }[]; next: Button; home: Button | null;
+}
+interface HandRow { title: string; detail: string; points: string; won: boolean; open: Button }
 type View =
   | { screen: "home"; title: string; buttons: Button[]; notice: string | null }
   | { screen: "new_match"; title: string; pickers: Picker[]; start: Button; back: Button }
   | { screen: "settings"; title: string; pickers: Picker[]; back: Button }
   | {
       screen: "table"; title: string; status: string; wall_left: number; wall_label: string; seats: Seat[];
-      hand: HandTile[]; drawn: HandTile | null; claim_bar: Button[]; chow_choices: Button[];
+      hand: HandTile[]; drawn: HandTile | null; claim_bar: Button[]; chow_choices: Button[]; piao_choices: Button[];
       countdown_secs: number | null; auto_play: Button; hint_button: Button;
       hint: { advice: string; reason: string } | null; wild: TileView | null; back: Button;
     }
+  | ({ screen: "result" } & Result)
   | {
-      screen: "result"; heading: string; outcome: string; fans: { name: string; points: number; count: number }[];
-      total: number; payments: { seat: string; delta: number; kong: number }[]; next: Button;
+      screen: "my_hands"; title: string; stats_rules: Picker; stats: { label: string; value: string }[];
+      hands: HandRow[]; notice: string | null; previous: Button; next: Button; page_label: string; back: Button;
+    }
+  | {
+      screen: "replay"; title: string; step_label: string; last_move: string; status: string; wall_left: number;
+      wall_label: string; seats: Seat[]; hand: TileView[]; drawn: TileView | null; wild: TileView | null;
+      controls: Button[]; result: Result | null; verified: string; back: Button;
     };
 type Effect =
-  | { effect: "keep_hand"; record: unknown; seat: number }
+  | { effect: "keep_shelf"; json: string }
   | { effect: "keep_match"; saved: string | null }
   | { effect: "keep_settings"; settings: unknown }
   | { effect: "sound"; sound: string }
@@ -49,24 +61,21 @@ function now(): number {
 }
 
 function send(event: object): void {
-  const effects = JSON.parse(app.update(JSON.stringify(event))) as Effect[];
+  const effects = JSON.parse(app.update(JSON.stringify(event), Date.now())) as Effect[];
   for (const e of effects) perform(e);
   draw();
 }
 
 function perform(e: Effect): void {
   switch (e.effect) {
-    case "keep_hand": {
-      const hands = JSON.parse(localStorage.getItem(KEY.hands) ?? "[]") as unknown[];
-      hands.push({ record: e.record, seat: e.seat, played_at: Date.now() });
+    case "keep_shelf":
       try {
-        localStorage.setItem(KEY.hands, JSON.stringify(hands));
+        localStorage.setItem(KEY.hands, e.json);
       } catch (err) {
-        // Storage full: the hand is not kept (older ones are never dropped to make room).
+        // Storage full: the new hand is not kept (older ones are never dropped to make room).
         console.warn("a finished hand could not be kept", err);
       }
       break;
-    }
     case "keep_match":
       if (e.saved === null) localStorage.removeItem(KEY.match);
       else localStorage.setItem(KEY.match, e.saved);
@@ -149,6 +158,7 @@ function seatBox(s: Seat, place: string): HTMLElement {
   const head = el("header", "seat-head");
   head.append(el("span", "seat-name", s.name), el("span", "seat-score", String(s.score)));
   if (s.badge) head.append(el("span", "badge", s.badge));
+  if (s.piao !== null) head.append(el("span", "badge piao", s.piao));
   box.append(head);
   const melds = el("div", "melds");
   for (const m of s.melds) {
@@ -164,8 +174,10 @@ function seatBox(s: Seat, place: string): HTMLElement {
   return box;
 }
 
-function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
-  const page = el("main", "table");
+interface Felt { title: string; back: Button; wall_label: string; wall_left: number; wild: TileView | null; seats: Seat[]; status: string }
+
+// The bar and the felt with four seats: the table and the replay share them.
+function drawFelt(page: HTMLElement, v: Felt, countdown: number | null): void {
   const top = el("header", "bar");
   top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
   const info = el("div", "info");
@@ -175,7 +187,7 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
     w.append(tileImage(v.wild, "tile small"));
     info.append(w);
   }
-  if (v.countdown_secs !== null) info.append(el("span", "countdown", String(v.countdown_secs)));
+  if (countdown !== null) info.append(el("span", "countdown", String(countdown)));
   top.append(info);
   page.append(top);
   const felt = el("div", "felt");
@@ -183,6 +195,11 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
   v.seats.forEach((s, i) => felt.append(seatBox(s, places[i])));
   felt.append(el("div", "status", v.status));
   page.append(felt);
+}
+
+function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
+  const page = el("main", "table");
+  drawFelt(page, v, v.countdown_secs);
   if (v.hint) {
     const h = el("aside", "hint");
     h.append(el("strong", "", v.hint.advice), el("p", "", v.hint.reason));
@@ -191,9 +208,10 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
   const bar = el("div", "claims");
   for (const b of v.claim_bar) bar.append(button(b, "btn claim"));
   page.append(bar);
-  if (v.chow_choices.length) {
+  for (const list of [v.piao_choices, v.chow_choices]) {
+    if (!list.length) continue;
     const c = el("div", "choices");
-    for (const b of v.chow_choices) c.append(button(b, "btn chip"));
+    for (const b of list) c.append(button(b, "btn chip"));
     page.append(c);
   }
   const hand = el("div", "hand-row");
@@ -203,6 +221,82 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
   const tools = el("div", "tools");
   tools.append(button(v.hint_button, "btn ghost"), button(v.auto_play, "btn ghost"));
   page.append(tools);
+  return page;
+}
+
+function drawResult(page: HTMLElement, v: Result, heading: "h1" | "h2"): void {
+  page.append(el(heading, "title", v.heading), el("p", "outcome", v.outcome));
+  if (v.fans.length) {
+    const fans = el("ul", "fans");
+    for (const f of v.fans) {
+      const li = el("li");
+      li.append(el("span", "", f.name + (f.count > 1 ? ` ×${f.count}` : "")), el("span", "pts", String(f.points * f.count)));
+      fans.append(li);
+    }
+    page.append(fans, el("p", "total", String(v.total)));
+  }
+  const pay = el("table", "payments");
+  for (const p of v.payments) {
+    const tr = el("tr");
+    tr.append(el("th", "", p.seat), el("td", p.delta > 0 ? "up" : p.delta < 0 ? "down" : "", (p.delta > 0 ? "+" : "") + p.delta));
+    pay.append(tr);
+  }
+  page.append(pay);
+  const actions = el("div", "actions");
+  actions.append(button(v.next, "btn big"));
+  if (v.home) actions.append(button(v.home, "btn ghost"));
+  page.append(actions);
+}
+
+function drawMyHands(v: Extract<View, { screen: "my_hands" }>): HTMLElement {
+  const page = el("main", "form hands");
+  const top = el("header", "bar");
+  top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
+  page.append(top, pickers([v.stats_rules]));
+  if (v.stats.length) {
+    const dl = el("dl", "stats");
+    for (const f of v.stats) {
+      const d = el("div");
+      d.append(el("dt", "", f.label), el("dd", "", f.value));
+      dl.append(d);
+    }
+    page.append(dl);
+  }
+  if (v.notice) page.append(el("p", "notice", v.notice));
+  const list = el("ol", "hand-list");
+  for (const h of v.hands) {
+    const li = el("li", h.won ? "won" : "");
+    const text = el("div", "hand-text");
+    text.append(el("strong", "", h.title), el("span", "detail", h.detail));
+    li.append(text, el("span", "pts " + (h.points.startsWith("+") ? "up" : h.points.startsWith("-") ? "down" : ""), h.points), button(h.open, "btn chip"));
+    list.append(li);
+  }
+  page.append(list);
+  const pager = el("div", "pager");
+  pager.append(button(v.previous, "btn ghost"), el("span", "", v.page_label), button(v.next, "btn ghost"));
+  page.append(pager);
+  return page;
+}
+
+function drawReplay(v: Extract<View, { screen: "replay" }>): HTMLElement {
+  const page = el("main", "table replay");
+  drawFelt(page, v, null);
+  const steps = el("div", "steps");
+  steps.append(el("span", "step", v.step_label), el("span", "move", v.last_move));
+  page.append(steps);
+  const hand = el("div", "hand-row");
+  for (const t of v.hand) hand.append(tileImage(t, "tile hand"));
+  if (v.drawn) hand.append(tileImage(v.drawn, "tile hand drawn"));
+  page.append(hand);
+  const controls = el("div", "controls");
+  for (const b of v.controls) controls.append(button(b, "btn"));
+  page.append(controls);
+  if (v.result) {
+    const r = el("section", "result inline");
+    drawResult(r, v.result, "h2");
+    page.append(r);
+  }
+  page.append(el("p", "verified", v.verified));
   return page;
 }
 
@@ -237,26 +331,16 @@ function draw(): void {
       break;
     case "result": {
       const page = el("main", "result");
-      page.append(el("h1", "title", v.heading), el("p", "outcome", v.outcome));
-      if (v.fans.length) {
-        const fans = el("ul", "fans");
-        for (const f of v.fans) {
-          const li = el("li");
-          li.append(el("span", "", f.name + (f.count > 1 ? ` ×${f.count}` : "")), el("span", "pts", String(f.points * f.count)));
-          fans.append(li);
-        }
-        page.append(fans, el("p", "total", String(v.total)));
-      }
-      const pay = el("table", "payments");
-      for (const p of v.payments) {
-        const tr = el("tr");
-        tr.append(el("th", "", p.seat), el("td", p.delta > 0 ? "up" : p.delta < 0 ? "down" : "", (p.delta > 0 ? "+" : "") + p.delta));
-        pay.append(tr);
-      }
-      page.append(pay, button(v.next, "btn big"));
+      drawResult(page, v, "h1");
       root.append(page);
       break;
     }
+    case "my_hands":
+      root.append(drawMyHands(v));
+      break;
+    case "replay":
+      root.append(drawReplay(v));
+      break;
   }
 }
 
@@ -265,7 +349,15 @@ async function main(): Promise<void> {
   const seed = new Uint32Array(2);
   crypto.getRandomValues(seed);
   const settings = localStorage.getItem(KEY.settings) ?? "";
-  app = new WebApp(settings, localStorage.getItem(KEY.match) ?? "", seed[0], seed[1], now());
+  app = new WebApp(
+    settings,
+    localStorage.getItem(KEY.match) ?? "",
+    localStorage.getItem(KEY.hands) ?? "",
+    seed[0],
+    seed[1],
+    now(),
+    -new Date().getTimezoneOffset(),
+  );
   draw();
   // The countdown redraws each second on the table; the model's own wake-ups play timeouts.
   setInterval(() => {

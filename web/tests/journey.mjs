@@ -1,7 +1,8 @@
 // A new player's journey in Debian's Chromium, driven by Playwright, against the face served
-// at URL: home → 单机对战 → 开始 → play the hand by tapping tiles and claim buttons (by their
-// accessible names) → 结算 → 下一局. Screenshots of each screen go to OUT, at 390×844 and
-// 1280×800.
+// at URL: home → 单机对战 → 开始 → the page reloads mid-hand and 继续牌局 takes the hand up →
+// play it by tapping tiles and claim buttons (by their accessible names) → 结算 → 大厅 →
+// 我的牌局 (the hand listed, its statistics) → 回放 stepped to the end. Screenshots of each
+// screen go to OUT, at 390×844 and 1280×800.
 //
 //   node web/tests/journey.mjs http://127.0.0.1:8080/ /tmp/shots
 import { chromium } from "playwright-core";
@@ -29,6 +30,10 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await page.locator(".hand-row").waitFor();
   console.log(`${name}: first table on screen ${Date.now() - started} ms after the load began`);
   await page.screenshot({ path: `${out}/${name}-table.png` });
+  // A reload mid-hand: the kept match is offered and continues where it was.
+  await page.reload();
+  await page.getByRole("button", { name: "继续牌局" }).click();
+  await page.locator(".hand-row").waitFor();
   let claimShot = false;
   let hintShot = false;
   for (let i = 0; i < 600; i++) {
@@ -61,6 +66,23 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   }
   await page.locator("h1", { hasText: "结算" }).waitFor({ timeout: 5000 });
   await page.screenshot({ path: `${out}/${name}-result.png`, fullPage: true });
+  // 大厅, then the hand under 我的牌局 and its replay, stepped to the result.
+  await page.getByRole("button", { name: "大厅" }).click();
+  await page.getByRole("button", { name: "我的牌局" }).click();
+  const open = page.getByRole("button", { name: /^回放 / });
+  await open.first().waitFor();
+  if ((await open.count()) !== 1) throw new Error(`${name}: ${await open.count()} hands listed, not 1`);
+  await page.screenshot({ path: `${out}/${name}-my-hands.png`, fullPage: true });
+  await open.click();
+  await page.getByRole("button", { name: "下一步" }).waitFor();
+  for (let i = 0; i < 12; i++) await page.getByRole("button", { name: "下一步" }).click();
+  await page.screenshot({ path: `${out}/${name}-replay.png` });
+  await page.getByRole("button", { name: "终局" }).click();
+  await page.locator("h2", { hasText: "结算" }).waitFor();
+  if (!(await page.getByText("牌谱已验证").count())) throw new Error(`${name}: the replay is not verified`);
+  await page.screenshot({ path: `${out}/${name}-replay-end.png`, fullPage: true });
+  await page.getByRole("button", { name: "返回列表" }).first().click();
+  await page.getByRole("button", { name: "全部玩法" }).waitFor();
   if (errors.length) throw new Error(`${name}: page errors: ${errors.join("; ")}`);
   console.log(`${name}: a whole hand played by tapping; screenshots in ${out}`);
   await page.close();

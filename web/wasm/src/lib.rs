@@ -1,8 +1,13 @@
 //! The app model in the browser: [`WebApp`] wraps [`tongcheng_app::App`] for JavaScript.
 //! Events, effects, settings and views cross as JSON text (the app crate's serde forms), so
 //! the face is typed by one definition (the Rust one) and the binding stays a few lines.
+//!
+//! The page has no database: its kept hands live on the app crate's [`Shelf`], here, which
+//! answers the model's history effects in Rust; the page only keeps the shelf's text (the
+//! `keep_shelf` effect) and gives it back when it opens.
 
-use tongcheng_app::{App, Event, Settings};
+use serde_json::Value;
+use tongcheng_app::{App, Effect, Event, Settings, Shelf};
 use wasm_bindgen::prelude::*;
 
 /// The app, as the page holds it.
@@ -10,35 +15,66 @@ use wasm_bindgen::prelude::*;
 #[derive(Debug)]
 pub struct WebApp {
     app: App,
+    shelf: Shelf,
 }
 
 #[wasm_bindgen]
 impl WebApp {
-    /// The app as it opens: the kept settings and match (JSON, or empty), a random seed (two
-    /// 32-bit halves: JavaScript numbers hold 53 bits) and the page's clock in milliseconds.
+    /// The app as it opens: the kept settings, match and hands (JSON, or empty), a random
+    /// seed (two 32-bit halves: JavaScript numbers hold 53 bits), the page's clock in
+    /// milliseconds and its time zone (minutes east of UTC).
     #[wasm_bindgen(constructor)]
     pub fn new(
         settings: &str,
         kept_match: &str,
+        kept_hands: &str,
         seed_hi: u32,
         seed_lo: u32,
         now_ms: f64,
+        utc_offset_min: i32,
     ) -> WebApp {
         let settings: Settings = serde_json::from_str(settings).unwrap_or_default();
         let kept = (!kept_match.is_empty()).then_some(kept_match);
         let seed = u64::from(seed_hi) << 32 | u64::from(seed_lo);
+        let mut app = App::new(settings, kept, seed, now_ms.max(0.0) as u64);
+        app.set_utc_offset(utc_offset_min);
         WebApp {
-            app: App::new(settings, kept, seed, now_ms.max(0.0) as u64),
+            app,
+            shelf: Shelf::from_json(kept_hands),
         }
     }
 
-    /// One event (`{"event":"tap","tap":{…}}` or `{"event":"tick","now_ms":…}`); the effects
-    /// as a JSON array. An event that does not read changes nothing and gives no effect.
-    pub fn update(&mut self, event: &str) -> String {
-        match serde_json::from_str::<Event>(event) {
-            Ok(e) => serde_json::to_string(&self.app.update(e)).unwrap_or_else(|_| "[]".into()),
-            Err(_) => "[]".into(),
+    /// One event (`{"event":"tap","tap":{…}}` or `{"event":"tick","now_ms":…}`) at the wall
+    /// clock `unix_ms`; the effects for the page as a JSON array. History effects are
+    /// answered here from the shelf; a kept hand becomes one `keep_shelf` effect with the
+    /// shelf's text. An event that does not read changes nothing and gives no effect.
+    pub fn update(&mut self, event: &str, unix_ms: f64) -> String {
+        let Ok(event) = serde_json::from_str::<Event>(event) else {
+            return "[]".into();
+        };
+        let mut out: Vec<Value> = Vec::new();
+        let mut shelf_changed = false;
+        let mut queue = vec![event];
+        // Answers go back in at once: a few rounds at most (a load answered, nothing more).
+        while let Some(e) = queue.pop() {
+            for fx in self.app.update(e) {
+                match &fx {
+                    Effect::KeepHand { record, seat } => {
+                        let secs = (unix_ms / 1000.0).max(0.0) as i64;
+                        self.shelf.keep((**record).clone(), *seat, secs);
+                        shelf_changed = true;
+                    }
+                    _ => match self.shelf.answer(&fx) {
+                        Some(answer) => queue.push(answer),
+                        None => out.extend(serde_json::to_value(&fx).ok()),
+                    },
+                }
+            }
         }
+        if shelf_changed {
+            out.push(serde_json::json!({"effect": "keep_shelf", "json": self.shelf.to_json()}));
+        }
+        serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
     }
 
     /// The player's language as a BCP 47 tag (the page's `lang`).
@@ -56,17 +92,47 @@ impl WebApp {
 mod tests {
     use super::*;
 
+    fn tap(app: &mut WebApp, tap: &Value) -> Vec<Value> {
+        let fx = app.update(&format!("{{\"event\":\"tap\",\"tap\":{tap}}}"), 1.7e12);
+        serde_json::from_str(&fx).unwrap()
+    }
+
+    fn view(app: &WebApp) -> Value {
+        serde_json::from_str(&app.view()).unwrap()
+    }
+
     #[test]
     fn json_in_and_out() {
-        let mut app = WebApp::new("", "", 0, 9, 0.0);
-        let home: serde_json::Value = serde_json::from_str(&app.view()).unwrap();
+        let mut app = WebApp::new("", "", "", 0, 9, 0.0, 480);
+        let home = view(&app);
         assert_eq!(home["screen"], "home");
         assert_eq!(home["buttons"][0]["name"], "单机对战");
         assert_eq!(app.lang(), "zh-CN");
-        assert_eq!(app.update("not json"), "[]");
-        let tap = home["buttons"][0]["tap"].to_string();
-        app.update(&format!("{{\"event\":\"tap\",\"tap\":{tap}}}"));
-        let next: serde_json::Value = serde_json::from_str(&app.view()).unwrap();
-        assert_eq!(next["screen"], "new_match");
+        assert_eq!(app.update("not json", 0.0), "[]");
+        tap(&mut app, &home["buttons"][0]["tap"]);
+        assert_eq!(view(&app)["screen"], "new_match");
+    }
+
+    #[test]
+    fn a_finished_hand_goes_on_the_shelf_and_shows_under_my_hands() {
+        let mut app = WebApp::new("", "", "", 0, 5, 0.0, 480);
+        tap(&mut app, &serde_json::json!({"tap": "play_bots"}));
+        tap(&mut app, &serde_json::json!({"tap": "start"}));
+        let fx = tap(&mut app, &serde_json::json!({"tap": "auto_play"}));
+        let kept = fx
+            .iter()
+            .find(|e| e["effect"] == "keep_shelf")
+            .expect("the shelf is kept");
+        assert!(!fx.iter().any(|e| e["effect"] == "keep_hand"));
+        let text = kept["json"].as_str().unwrap().to_string();
+        // The page opens again with what it kept.
+        let mut again = WebApp::new("", "", &text, 0, 6, 0.0, 480);
+        let fx = tap(&mut again, &serde_json::json!({"tap": "my_hands"}));
+        assert!(fx.is_empty(), "loads are answered inside: {fx:?}");
+        let list = view(&again);
+        assert_eq!(list["screen"], "my_hands");
+        assert_eq!(list["hands"].as_array().unwrap().len(), 1);
+        tap(&mut again, &list["hands"][0]["open"]["tap"]);
+        assert_eq!(view(&again)["screen"], "replay");
     }
 }
