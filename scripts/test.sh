@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the Rust unit, property and integration tests, the Kotlin tests of the
-# FFI boundary on the JVM, then the cross-checks of `tongcheng shanten` and `tongcheng fan`
-# against the independent pymahjonggb implementation. Installs what it needs (pymahjonggb from
-# PyPI, JNA from Debian, the Kotlin compiler from PyPI) on a fresh machine.
+# FFI boundary on the JVM, the cross-checks of `tongcheng shanten` and `tongcheng fan`
+# against the independent pymahjonggb implementation, then the browser face in Chromium.
+# Installs what it needs (pymahjonggb from PyPI, JNA, Chromium and fonts from Debian, the
+# Kotlin compiler from PyPI, the wasm toolchain and the page's npm packages) on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,3 +23,6 @@ python3 tests/crosscheck/shanten_vs_pymahjonggb.py target/debug/tongcheng 5000 7
 if [ -f tests/crosscheck/fan_vs_pymahjonggb.py ]; then
   python3 tests/crosscheck/fan_vs_pymahjonggb.py target/debug/tongcheng
 fi
+
+# The browser face: built for WebAssembly and played in Chromium (Playwright, axe-core).
+bash scripts/browser.sh

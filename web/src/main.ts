@@ -134,9 +134,10 @@ function tileImage(t: TileView, cls = "tile"): HTMLElement {
 
 function handTile(h: HandTile, drawn: boolean): HTMLButtonElement {
   const e = el("button", "tile hand" + (drawn ? " drawn" : "") + (h.suggested ? " suggested" : "")) as HTMLButtonElement;
-  e.setAttribute("aria-label", h.tile.name);
   e.disabled = !h.enabled;
   e.innerHTML = tileSvg(h.tile.code, h.tile);
+  // Named by its text, not aria-label: the art's own characters (萬) are not the name (万).
+  e.append(el("span", "sr-only", h.tile.name));
   e.onclick = () => send({ event: "tap", tap: h.tap });
   return e;
 }

@@ -1,12 +1,29 @@
 // A new player's journey in Debian's Chromium, driven by Playwright, against the face served
 // at URL: home → 单机对战 → 开始 → the page reloads mid-hand and 继续牌局 takes the hand up →
 // play it by tapping tiles and claim buttons (by their accessible names) → 结算 → 大厅 →
-// 我的牌局 (the hand listed, its statistics) → 回放 stepped to the end. Screenshots of each
-// screen go to OUT, at 390×844 and 1280×800.
+// 我的牌局 (the hand listed, its statistics) → 回放 stepped to the end → 设置. Screenshots of
+// each screen go to OUT, at 390×844 and 1280×800, and axe-core checks every screen: a serious
+// or critical accessibility violation fails the run.
 //
 //   node web/tests/journey.mjs http://127.0.0.1:8080/ /tmp/shots
 import { chromium } from "playwright-core";
 import fs from "node:fs";
+import { createRequire } from "node:module";
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const problems = [];
+
+// axe-core over the screen as it is now; serious and critical violations are kept as problems.
+async function audit(page, where) {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const r = await globalThis.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  for (const f of found) problems.push(`${where}: ${f}`);
+}
 
 const [url = "http://127.0.0.1:8080/", out = "shots"] = process.argv.slice(2);
 fs.mkdirSync(out, { recursive: true });
@@ -23,13 +40,16 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await page.goto(url);
   await page.getByRole("button", { name: "单机对战" }).waitFor();
   await page.screenshot({ path: `${out}/${name}-home.png` });
+  await audit(page, `${name} home`);
   await page.getByRole("button", { name: "单机对战" }).click();
   await page.getByRole("button", { name: "开始" }).waitFor();
   await page.screenshot({ path: `${out}/${name}-new-match.png` });
+  await audit(page, `${name} new match`);
   await page.getByRole("button", { name: "开始" }).click();
   await page.locator(".hand-row").waitFor();
   console.log(`${name}: first table on screen ${Date.now() - started} ms after the load began`);
   await page.screenshot({ path: `${out}/${name}-table.png` });
+  await audit(page, `${name} table`);
   // A reload mid-hand: the kept match is offered and continues where it was.
   await page.reload();
   await page.getByRole("button", { name: "继续牌局" }).click();
@@ -49,6 +69,7 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
       if ((await b.count()) && (await b.isEnabled())) {
         if (!claimShot && c === "过") {
           await page.screenshot({ path: `${out}/${name}-claim.png` });
+          await audit(page, `${name} claim`);
           claimShot = true;
         }
         await b.click();
@@ -66,6 +87,7 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   }
   await page.locator("h1", { hasText: "结算" }).waitFor({ timeout: 5000 });
   await page.screenshot({ path: `${out}/${name}-result.png`, fullPage: true });
+  await audit(page, `${name} result`);
   // 大厅, then the hand under 我的牌局 and its replay, stepped to the result.
   await page.getByRole("button", { name: "大厅" }).click();
   await page.getByRole("button", { name: "我的牌局" }).click();
@@ -73,18 +95,29 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await open.first().waitFor();
   if ((await open.count()) !== 1) throw new Error(`${name}: ${await open.count()} hands listed, not 1`);
   await page.screenshot({ path: `${out}/${name}-my-hands.png`, fullPage: true });
+  await audit(page, `${name} my hands`);
   await open.click();
   await page.getByRole("button", { name: "下一步" }).waitFor();
   for (let i = 0; i < 12; i++) await page.getByRole("button", { name: "下一步" }).click();
   await page.screenshot({ path: `${out}/${name}-replay.png` });
+  await audit(page, `${name} replay`);
   await page.getByRole("button", { name: "终局" }).click();
   await page.locator("h2", { hasText: "结算" }).waitFor();
   if (!(await page.getByText("牌谱已验证").count())) throw new Error(`${name}: the replay is not verified`);
   await page.screenshot({ path: `${out}/${name}-replay-end.png`, fullPage: true });
   await page.getByRole("button", { name: "返回列表" }).first().click();
   await page.getByRole("button", { name: "全部玩法" }).waitFor();
+  await page.getByRole("button", { name: "返回" }).click();
+  await page.getByRole("button", { name: "设置" }).click();
+  await page.getByRole("button", { name: "English" }).waitFor();
+  await audit(page, `${name} settings`);
   if (errors.length) throw new Error(`${name}: page errors: ${errors.join("; ")}`);
   console.log(`${name}: a whole hand played by tapping; screenshots in ${out}`);
   await page.close();
 }
 await browser.close();
+if (problems.length) {
+  console.error(`accessibility: ${problems.length} serious or critical violations\n${problems.join("\n")}`);
+  process.exit(1);
+}
+console.log("accessibility: no serious or critical violation on any screen (axe-core)");

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The browser face's tests: builds the face (scripts/web.sh --build-only), serves the built
+# files on a free loopback port with no server behind them (the page plays offline), and runs
+# the Playwright journey in Debian's Chromium at phone and desktop sizes, with axe-core on
+# every screen. Screenshots go to $SHOTS (default target/screens).
+#
+# Installs what it needs on a fresh machine: chromium, the CJK fonts (Chinese shows as boxes
+# without them) and binaryen (wasm-opt) from Debian, the rest through scripts/web.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+dpkg -s fonts-noto-cjk >/dev/null 2>&1 || need+=(fonts-noto-cjk)
+command -v wasm-opt >/dev/null || need+=(binaryen)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  ($sudo apt-get install -y -qq "${need[@]}" >/dev/null 2>&1) ||
+    ($sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" >/dev/null)
+fi
+
+bash scripts/web.sh --build-only
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory web/dist >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  python3 -c "import urllib.request as u; u.urlopen(\"http://127.0.0.1:$port/\", timeout=1)" 2>/dev/null && break
+  sleep 0.1
+done
+shots=${SHOTS:-target/screens}
+node web/tests/journey.mjs "http://127.0.0.1:$port/" "$shots"
+echo "browser: screenshots in $shots"
