@@ -249,6 +249,12 @@ pub struct ScanRequest {
     /// Only hands played at or after this time (unix seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<i64>,
+    /// The collusion report's `min_hands` (20 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_hands: Option<u32>,
+    /// The assist report's `min_decisions` (200 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_decisions: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -244,16 +244,8 @@ async fn scan_reviews(
     let Json(req) = body?;
     rules_name(&req.rules).map_err(|e| bad(e.message))?;
     let store = state.store.clone();
-    let answer = blocking(move || {
-        Ok(reviews::scan(
-            store.as_ref(),
-            &req.rules,
-            req.since.unwrap_or(0),
-            "scan",
-            crate::now(),
-        )?)
-    })
-    .await?;
+    let answer =
+        blocking(move || Ok(reviews::scan(store.as_ref(), &req, "scan", crate::now())?)).await?;
     Ok(Json(answer))
 }
 

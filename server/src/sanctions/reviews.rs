@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tongcheng_api::admin::Thresholds;
 use tongcheng_api::sanctions::{
-    AssistThresholds, Evidence, Review, ReviewKind, ReviewStatus, ScanResponse,
+    AssistThresholds, Evidence, Review, ReviewKind, ReviewStatus, ScanRequest, ScanResponse,
 };
 
 use crate::store::{NewReview, Store, StoreError, StoredReview};
@@ -96,13 +96,27 @@ const PAIR_HANDS: usize = 10;
 /// hand twice: run it on a blocking thread.
 pub fn scan(
     store: &dyn Store,
-    rules: &str,
-    since: i64,
+    req: &ScanRequest,
     actor: &str,
     now: i64,
 ) -> crate::store::Result<ScanResponse> {
-    let collusion = crate::collusion::from_store(store, rules, since, &Thresholds::default())?;
-    let assist = super::assist::from_store(store, rules, since, &AssistThresholds::default())?;
+    let (rules, since) = (req.rules.as_str(), req.since.unwrap_or(0));
+    let pair_t = Thresholds {
+        min_hands: req
+            .min_hands
+            .unwrap_or(Thresholds::default().min_hands)
+            .max(1),
+        ..Thresholds::default()
+    };
+    let assist_t = AssistThresholds {
+        min_decisions: req
+            .min_decisions
+            .unwrap_or(AssistThresholds::default().min_decisions)
+            .max(1),
+        ..AssistThresholds::default()
+    };
+    let collusion = crate::collusion::from_store(store, rules, since, &pair_t)?;
+    let assist = super::assist::from_store(store, rules, since, &assist_t)?;
     let pairs: Vec<_> = collusion.flagged().cloned().collect();
     let wanted: BTreeSet<(i64, i64)> = pairs.iter().map(|p| (p.account, p.partner)).collect();
     let hands = shared_hands(store, rules, since, &wanted)?;

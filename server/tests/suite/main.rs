@@ -15,6 +15,7 @@ mod online;
 mod queue;
 mod requests;
 mod rooms;
+mod sanctions;
 mod store;
 mod store_tls;
 mod store_upgrade;
