@@ -518,7 +518,8 @@ where
     }
 
     fn audit(&self, account_id: Option<i64>) -> Result<Vec<AuditRow>> {
-        let rows: Vec<(i64, i64, String, String, Option<i64>, String, String)> = self.rows(
+        type Row = (i64, i64, String, String, Option<i64>, String, String);
+        let rows: Vec<Row> = self.rows(
             "SELECT id, at, actor, action, account_id, subject, reason FROM audit_log
              WHERE (CAST($1 AS BIGINT) IS NULL OR account_id = $1) ORDER BY id",
             args![account_id],

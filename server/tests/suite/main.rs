@@ -16,6 +16,8 @@ mod queue;
 mod requests;
 mod rooms;
 mod sanctions;
+mod sanctions_table;
 mod store;
+mod store_discipline;
 mod store_tls;
 mod store_upgrade;
