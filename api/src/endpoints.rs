@@ -7,6 +7,12 @@ use crate::auth::{
     LoginResponse,
 };
 use crate::play::{QueueRequest, RatingsResponse, RoomCode, RoomInfo, RoomSettings, Seated};
+use crate::sanctions::{
+    AssistQuery, AssistReport, AuditQuery, AuditResponse, HandId, ItemId, LiftQuery,
+    RankedHandResponse, ReportRequest, ReportResponse, Review, ReviewDecision, ReviewsQuery,
+    ReviewsResponse, Sanction, SanctionRequest, SanctionResponse, SanctionsQuery,
+    SanctionsResponse, ScanRequest, ScanResponse,
+};
 use crate::sync::{PullQuery, PullResponse, UploadRequest, UploadResponse};
 use crate::{
     Auth, Document, HealthResponse, Method, NoBody, NoContent, NoParams, PathParams, Text, Upgrade,
@@ -194,4 +200,66 @@ endpoints! {
     /// the pair. `admin_disabled` when the server has no admin token.
     Collusion: Get "/v1/admin/collusion", auth Admin,
         params NoParams, query CollusionQuery, request NoBody, response Report;
+
+    /// Report an opponent (举报) of a hand both played online.
+    ///
+    /// The hand is named by its record id; both accounts must hold it as an online hand.
+    /// The report joins the review queue (one per reporter, opponent and hand: reporting it
+    /// again gives the same review). `bad_request`, `not_found`.
+    ReportPlayer: Post "/v1/reports", auth Session,
+        params NoParams, query NoParams, request ReportRequest, response ReportResponse;
+
+    /// Sanction an account or one device key: warn, suspend until a time, or ban.
+    ///
+    /// A suspended or banned player cannot log in, queue, make, join or look at rooms, or
+    /// sit at a table (`account_suspended` / `account_banned`, 403, with `until` and
+    /// `reason`), and his open tables play his seat on 托管. A ban with `void_from` voids his
+    /// ranked matches finished since then and recomputes every rating of their rule sets
+    /// from ranked history without them. Audited. `bad_request`, `not_found`.
+    CreateSanction: Post "/v1/admin/sanctions", auth Admin,
+        params NoParams, query NoParams, request SanctionRequest, response SanctionResponse;
+
+    /// An account's sanctions (its devices' included), newest first, lifted and expired ones
+    /// too.
+    ListSanctions: Get "/v1/admin/sanctions", auth Admin,
+        params NoParams, query SanctionsQuery, request NoBody, response SanctionsResponse;
+
+    /// Lift a sanction (voided matches stay voided). Audited. `not_found`; `conflict` when it
+    /// was lifted already.
+    LiftSanction: Delete "/v1/admin/sanctions/{id}", auth Admin,
+        params ItemId, query LiftQuery, request NoBody, response Sanction;
+
+    /// The review queue: players' reports and the collusion and assist reports' flags, with
+    /// their evidence (z-scores, assist figures, hands to replay). Open ones unless `status`
+    /// says otherwise.
+    Reviews: Get "/v1/admin/reviews", auth Admin,
+        params NoParams, query ReviewsQuery, request NoBody, response ReviewsResponse;
+
+    /// Run the collusion and assist reports over a rule set's ranked history and file their
+    /// flags in the review queue (a flag already open has its evidence brought up to date).
+    ScanReviews: Post "/v1/admin/reviews/scan", auth Admin,
+        params NoParams, query NoParams, request ScanRequest, response ScanResponse;
+
+    /// Decide an open review: `dismissed` or `actioned`, with a note. Audited. `not_found`;
+    /// `conflict` when it was decided already.
+    DecideReview: Post "/v1/admin/reviews/{id}", auth Admin,
+        params ItemId, query NoParams, request ReviewDecision, response Review;
+
+    /// The audit trail: every sanction, lift, void and review decision, oldest first.
+    Audit: Get "/v1/admin/audit", auth Admin,
+        params NoParams, query AuditQuery, request NoBody, response AuditResponse;
+
+    /// A ranked hand's record, with the account in each seat, to replay.
+    AdminHand: Get "/v1/admin/hands/{id}", auth Admin,
+        params HandId, query NoParams, request NoBody, response RankedHandResponse;
+
+    /// The engine-assist report over one rule set's ranked history.
+    ///
+    /// For each account with at least `min_decisions` non-forced decisions: how often it
+    /// played the hard bot's first choice, how far down the hard bot's ranking its choices
+    /// fell, and whether it took longer over hard decisions than easy ones, each against its
+    /// peers at its rating. Far outside them (top choice z ≥ 3, or z ≥ 2 with a timing z ≥
+    /// 1.5: as long over easy decisions as hard ones) flags the account.
+    Assist: Get "/v1/admin/assist", auth Admin,
+        params NoParams, query AssistQuery, request NoBody, response AssistReport;
 }

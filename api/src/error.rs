@@ -31,6 +31,11 @@ string_codes! {
         AdminDisabled = "admin_disabled",
         /// This device was revoked from its account.
         DeviceRevoked = "device_revoked",
+        /// The account (or this device) is suspended: the body's `until` and `reason` say
+        /// until when and why.
+        AccountSuspended = "account_suspended",
+        /// The account (or this device) is banned: the body's `reason` says why.
+        AccountBanned = "account_banned",
         /// The link code is wrong, expired or used (the three read the same).
         InvalidLinkCode = "invalid_link_code",
         /// No such route, device or room.
@@ -71,7 +76,9 @@ impl ErrorCode {
             BadRequest | BadJson | BadQuery | BadCursor | BadRoom | BatchTooLarge
             | RulesNotAccepted => 400,
             Unauthorized => 401,
-            AdminDisabled | DeviceRevoked | InvalidLinkCode => 403,
+            AdminDisabled | DeviceRevoked | InvalidLinkCode | AccountSuspended | AccountBanned => {
+                403
+            }
             NotFound => 404,
             MethodNotAllowed => 405,
             Conflict | KeyInUse | QueueReplaced | RoomFull => 409,
@@ -97,6 +104,12 @@ pub struct ErrorDetail {
     pub code: ErrorCode,
     /// For people; may change.
     pub message: String,
+    /// `account_suspended`: when the suspension ends (unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<i64>,
+    /// `account_suspended`, `account_banned`: the operator's reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl ErrorBody {
@@ -105,6 +118,8 @@ impl ErrorBody {
             error: ErrorDetail {
                 code,
                 message: message.into(),
+                until: None,
+                reason: None,
             },
         }
     }

@@ -10,7 +10,7 @@
 //!
 //! - [`Endpoint`]: one unit struct per endpoint in [`endpoints`];
 //! - [`error`]: [`ErrorBody`] and [`ErrorCode`];
-//! - [`auth`], [`sync`], [`play`], [`admin`]: the bodies, by concern;
+//! - [`auth`], [`sync`], [`play`], [`admin`], [`sanctions`]: the bodies, by concern;
 //! - [`openapi`] (feature `openapi`): the document's pieces.
 
 #![forbid(unsafe_code)]
@@ -23,6 +23,7 @@ pub mod error;
 #[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod play;
+pub mod sanctions;
 pub mod sync;
 pub mod text;
 
@@ -111,6 +112,18 @@ impl PathParams for NoParams {
 impl PathParams for auth::DeviceId {
     fn fill(&self, pattern: &str) -> String {
         pattern.replace("{id}", &self.id.to_string())
+    }
+}
+
+impl PathParams for sanctions::ItemId {
+    fn fill(&self, pattern: &str) -> String {
+        pattern.replace("{id}", &self.id.to_string())
+    }
+}
+
+impl PathParams for sanctions::HandId {
+    fn fill(&self, pattern: &str) -> String {
+        pattern.replace("{id}", &self.id)
     }
 }
 

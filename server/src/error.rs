@@ -18,6 +18,9 @@ pub struct ApiError {
     pub message: String,
     /// Seconds, sent as `Retry-After` (rate limits).
     pub retry_after: Option<u64>,
+    /// A sanction's end and reason, in the body (`account_suspended`, `account_banned`).
+    pub until: Option<i64>,
+    pub reason: Option<String>,
 }
 
 impl ApiError {
@@ -26,6 +29,8 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            until: None,
+            reason: None,
         }
     }
 
@@ -56,7 +61,10 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let mut resp = (status, Json(ErrorBody::new(self.code, self.message))).into_response();
+        let mut body = ErrorBody::new(self.code, self.message);
+        body.error.until = self.until;
+        body.error.reason = self.reason;
+        let mut resp = (status, Json(body)).into_response();
         if let Some(s) = self.retry_after
             && let Ok(v) = HeaderValue::from_str(&s.to_string())
         {

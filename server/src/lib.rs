@@ -13,7 +13,8 @@
 //! their migrations), `auth` (signatures, tokens, codes), `logs` (the subscriber, request ids
 //! and request lines), `ratelimit`, `metrics`, `error`,
 //! `blocking`, `cluster` (several nodes over NATS), `rating`, `collusion` (the report over
-//! ranked history behind the admin endpoint). The load generator is a crate of its own
+//! ranked history behind the admin endpoint), `sanctions` (sanctions, voided matches, the
+//! assist report and the review queue). The load generator is a crate of its own
 //! (`tongcheng-loadgen`); the bench is `server/benches/bench.rs`.
 
 // Request and response bodies, handler state and stores: Debug would add nothing but the
@@ -34,6 +35,7 @@ pub mod play;
 pub mod ratelimit;
 pub mod rating;
 pub mod routes;
+pub mod sanctions;
 pub mod state;
 pub mod store;
 

@@ -253,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_ranked_match_end_reads_and_writes_the_store() {
-        use crate::store::Store;
+        use crate::store::{Discipline, Store};
         let s = crate::store::sqlite::SqliteStore::open_in_memory().unwrap();
         let a = match s.login_device("ka", None, "A", "p", 0).unwrap() {
             crate::store::LoginOutcome::Created(d) => d.account_id,
@@ -264,12 +264,21 @@ mod tests {
             o => panic!("{o:?}"),
         };
         let seats = [(Some(a), 30), (None, 50), (Some(b), -20), (None, -60)];
-        let first = crate::play::table::rate_accounts(&s, "guobiao", &seats).unwrap();
+        let first = crate::play::table::rate_accounts(&s, "t1", "guobiao", &seats).unwrap();
         assert_eq!(first.len(), 2);
         assert_eq!(s.rating(a, "guobiao").unwrap().as_ref(), Some(&first[0]));
         assert!(first[0].mu > 25.0 && first[1].mu < 25.0);
         // The second match starts from the stored ratings.
-        let second = crate::play::table::rate_accounts(&s, "guobiao", &seats).unwrap();
+        let second = crate::play::table::rate_accounts(&s, "t2", "guobiao", &seats).unwrap();
+        // A table is rated once: a restored one asking again changes nothing.
+        assert!(
+            crate::play::table::rate_accounts(&s, "t2", "guobiao", &seats)
+                .unwrap()
+                .is_empty()
+        );
+        let kept = s.ranked_matches("guobiao").unwrap();
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[1].players[0].before, first[0]);
         let want = rate_match(&[
             SeatResult {
                 rating: Some(first[0].clone()),

@@ -273,6 +273,11 @@ pub enum ErrorCode {
     /// was voided (no record, no score) and is dealt again; finished hands stand. A notice,
     /// sent once after the welcome; the message names the hand.
     HandVoided,
+    /// The account is suspended (the message says until when and why): it may not sit at
+    /// a table, and a seat it holds plays on 托管.
+    AccountSuspended,
+    /// The account is banned (the message says why).
+    AccountBanned,
 }
 
 /// Why a message could not be read.

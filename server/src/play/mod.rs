@@ -153,6 +153,22 @@ impl Online {
         }
     }
 
+    /// Tells every table on this node that a sanction on `account` (on one of its devices:
+    /// only the seat taken from it) came into force (`Some`: the frame his answers get) or
+    /// that none bars him any more (`None`).
+    pub fn bar(&self, account: i64, device: Option<i64>, refusal: Option<(ErrorCode, String)>) {
+        let Ok(tables) = self.lobby.tables.lock() else {
+            return;
+        };
+        for tx in tables.values() {
+            let _ = tx.try_send(Cmd::Bar {
+                account,
+                device,
+                refusal: refusal.clone(),
+            });
+        }
+    }
+
     /// The name `account` plays under.
     pub async fn display_name(&self, account: i64) -> Result<String, ApiError> {
         let store = self.store.clone();

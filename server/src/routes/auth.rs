@@ -134,6 +134,10 @@ async fn login(
                     ));
                 }
             };
+        // A suspended or banned player gets no session (and is told why and until when).
+        if let Some(s) = store.blocking_sanction(device.account_id, Some(device.id), now)? {
+            return Err(crate::sanctions::refusal(&s));
+        }
         let expires_at = now + st.config.session_ttl_secs;
         store.create_session(&token_hash, device.id, now, expires_at)?;
         let account = store

@@ -1,7 +1,7 @@
 //! The HTTP handlers, one module per group of endpoints, each with its `router()`: `service`
 //! (health, metrics, this document), `auth` (challenge, login, logout, account, link codes),
 //! `devices`, `sync` (upload and pull), `play` (the online table's WebSocket), `queue`
-//! (matchmaking and ratings), `rooms`, `admin`.
+//! (matchmaking and ratings), `rooms`, `admin`, `sanctions` (sanctions, reviews, reports).
 //!
 //! Every route is added with [`endpoint`], from the contract's endpoint type: its method
 //! and path route the handler, and its types give its part of the OpenAPI document, so the
@@ -14,6 +14,7 @@ pub mod devices;
 pub mod play;
 pub mod queue;
 pub mod rooms;
+pub mod sanctions;
 pub mod service;
 pub mod sync;
 
@@ -54,6 +55,7 @@ pub fn router(config: &Config) -> OpenApiRouter<AppState> {
         .merge(play::router())
         .merge(rooms::router())
         .merge(admin::router())
+        .merge(sanctions::router())
         .layer(request_timeout(config.request_timeout))
         .merge(queue::router())
 }

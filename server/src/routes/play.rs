@@ -197,6 +197,22 @@ async fn connection(
                     );
                     continue;
                 }
+                // A suspended or banned player sits at no table (his seat plays on 托管).
+                if let Err(e) = crate::sanctions::ensure_free(
+                    &state.store,
+                    auth.session.account_id,
+                    auth.session.device_id,
+                )
+                .await
+                {
+                    let code = match e.code {
+                        HttpCode::AccountSuspended => ErrorCode::AccountSuspended,
+                        HttpCode::AccountBanned => ErrorCode::AccountBanned,
+                        _ => ErrorCode::Internal,
+                    };
+                    say(code, e.message);
+                    continue;
+                }
                 match join(
                     &state.online,
                     auth.session.account_id,

@@ -38,6 +38,12 @@ async fn queue(
     )?;
     limit(&state, &l.queue_ip, &ip.0)?;
     let rules = state.online.rules_for_request(req.rules)?;
+    crate::sanctions::ensure_free(
+        &state.store,
+        auth.session.account_id,
+        auth.session.device_id,
+    )
+    .await?;
     let store = state.store.clone();
     let account = auth.session.account_id;
     let name = rules.name.clone();

@@ -114,6 +114,12 @@ async fn create(
     body: Result<Json<RoomSettings>, JsonRejection>,
 ) -> Result<Json<RoomInfo>, ApiError> {
     let Json(settings) = body?;
+    crate::sanctions::ensure_free(
+        &state.store,
+        auth.session.account_id,
+        auth.session.device_id,
+    )
+    .await?;
     let l = &state.limits;
     let spend = || quota(&state, &auth, &ip, &l.rooms_made_account, &l.rooms_made_ip);
     let owner = member(&state, &auth, &ip).await?;
@@ -128,6 +134,12 @@ async fn join(
     ip: ClientIp,
     Path(RoomCode { code }): Path<RoomCode>,
 ) -> Result<Json<RoomInfo>, ApiError> {
+    crate::sanctions::ensure_free(
+        &state.store,
+        auth.session.account_id,
+        auth.session.device_id,
+    )
+    .await?;
     let room = by_code(&state, &auth, &ip, async {
         let who = member(&state, &auth, &ip).await?;
         rooms::admit(&state.online, code, who).await
@@ -144,6 +156,7 @@ async fn show(
     Path(RoomCode { code }): Path<RoomCode>,
 ) -> Result<Json<RoomInfo>, ApiError> {
     let account = auth.session.account_id;
+    crate::sanctions::ensure_free(&state.store, account, auth.session.device_id).await?;
     let room = by_code(
         &state,
         &auth,

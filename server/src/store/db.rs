@@ -33,6 +33,16 @@ impl Dialect {
         }
     }
 
+    /// Taken inside a transaction that rates a ranked match or recomputes ratings: the two
+    /// read ratings and write them back, so on several nodes they take turns (SQLite's
+    /// writing transactions already do).
+    pub fn ratings_lock(self) -> Option<&'static str> {
+        match self {
+            Dialect::Sqlite => None,
+            Dialect::Postgres => Some("SELECT pg_advisory_xact_lock(7242012)"),
+        }
+    }
+
     /// Taken inside the migration's transaction: several nodes may start at once, one
     /// migrates and the others wait and find it done. SQLite's writing transaction already
     /// excludes every other writer.
@@ -226,6 +236,9 @@ tuple_from_row!(6; A, B, C, D, E, F);
 tuple_from_row!(7; A, B, C, D, E, F, G);
 tuple_from_row!(8; A, B, C, D, E, F, G, H);
 tuple_from_row!(9; A, B, C, D, E, F, G, H, I);
+tuple_from_row!(10; A, B, C, D, E, F, G, H, I, J);
+tuple_from_row!(11; A, B, C, D, E, F, G, H, I, J, K);
+tuple_from_row!(12; A, B, C, D, E, F, G, H, I, J, K, L);
 
 /// A connection of either engine.
 pub trait Db: Send + 'static {

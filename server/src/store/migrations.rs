@@ -145,6 +145,71 @@ pub const STEPS: &[&str] = &[
         people {small}
      );
      CREATE INDEX queue_waiting ON queue (rules, ranked, since_ms);",
+    // v5: cheating caught and punished (see `crate::sanctions`): sanctions on accounts and
+    // device keys; every rated ranked match with each person's rating before it (ratings
+    // are recomputed from these without voided matches); the review queue (reports and the
+    // reports' flags, one row per `dedupe` key); the append-only audit trail; and each
+    // person's think time per decision of a ranked hand (JSON, for the assist report).
+    "CREATE TABLE sanctions (
+        id {id},
+        account_id {int} NOT NULL REFERENCES accounts (id),
+        device_id {int} REFERENCES devices (id),
+        kind TEXT NOT NULL,
+        until {int},
+        reason TEXT NOT NULL,
+        void_from {int},
+        created_at {int} NOT NULL,
+        created_by TEXT NOT NULL,
+        lifted_at {int},
+        lifted_by TEXT
+     );
+     CREATE INDEX sanctions_account ON sanctions (account_id);
+     CREATE TABLE ranked_matches (
+        seq {seq},
+        table_id TEXT NOT NULL UNIQUE,
+        rules TEXT NOT NULL,
+        finished_at {int} NOT NULL,
+        voided_by {int} REFERENCES sanctions (id)
+     );
+     CREATE INDEX ranked_matches_rules ON ranked_matches (rules, seq);
+     CREATE TABLE ranked_match_players (
+        match_seq {int} NOT NULL REFERENCES ranked_matches (seq),
+        pos {small} NOT NULL,
+        account_id {int} NOT NULL REFERENCES accounts (id),
+        score {int} NOT NULL,
+        mu {real} NOT NULL,
+        sigma {real} NOT NULL,
+        games {int} NOT NULL,
+        PRIMARY KEY (match_seq, pos)
+     );
+     CREATE INDEX ranked_match_players_account ON ranked_match_players (account_id);
+     CREATE TABLE reviews (
+        id {id},
+        kind TEXT NOT NULL,
+        dedupe TEXT NOT NULL UNIQUE,
+        account_id {int} NOT NULL REFERENCES accounts (id),
+        partner_id {int} REFERENCES accounts (id),
+        rules TEXT,
+        status TEXT NOT NULL,
+        evidence TEXT NOT NULL,
+        created_at {int} NOT NULL,
+        updated_at {int} NOT NULL,
+        decided_at {int},
+        decided_by TEXT,
+        note TEXT
+     );
+     CREATE INDEX reviews_status ON reviews (status, id);
+     CREATE TABLE audit_log (
+        id {seq},
+        at {int} NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        account_id {int},
+        subject TEXT NOT NULL,
+        reason TEXT NOT NULL
+     );
+     CREATE INDEX audit_log_account ON audit_log (account_id, id);
+     ALTER TABLE ranked_hands ADD COLUMN think TEXT;",
 ];
 
 /// The schema version this build writes.

@@ -21,12 +21,15 @@
 //!   lock the rows they take and skip those another run holds), so no player is seated twice.
 
 mod db;
+mod discipline;
+mod discipline_sql;
 pub mod migrations;
 mod nodes;
 pub mod postgres;
 mod queries;
 pub mod sqlite;
 
+pub use discipline::{Discipline, MatchToRate, NewSanction, RateMatch, Recompute};
 pub use queries::SqlStore;
 
 use std::sync::Arc;
@@ -135,6 +138,96 @@ pub struct RankedHand {
     pub played_at: i64,
     /// The record as the core writes it.
     pub json: String,
+    /// Each person's think time per decision they answered themselves (not their stand-in's
+    /// moves): what the assist report reads. Empty for hands kept before schema v5.
+    #[serde(default)]
+    pub think: Vec<Think>,
+}
+
+/// How long a person took over one decision of a ranked hand: the decision of `seat` (the
+/// record's seat) when the hand had `at` events, answered after `ms` milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Think {
+    pub seat: u8,
+    pub at: u32,
+    pub ms: u32,
+}
+
+/// A sanction as kept (`kind`: `warn`, `suspend` or `ban`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSanction {
+    pub id: i64,
+    pub account_id: i64,
+    pub device_id: Option<i64>,
+    pub kind: String,
+    pub until: Option<i64>,
+    pub reason: String,
+    pub void_from: Option<i64>,
+    pub created_at: i64,
+    pub created_by: String,
+    pub lifted_at: Option<i64>,
+    pub lifted_by: Option<String>,
+}
+
+/// One person of a rated ranked match: the slot's score and the rating before the match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchPlayer {
+    pub score: i64,
+    pub before: StoredRating,
+}
+
+/// A rated ranked match, in the order matches were rated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedMatch {
+    pub seq: i64,
+    pub table_id: String,
+    pub rules: String,
+    pub finished_at: i64,
+    /// The sanction that voided it.
+    pub voided_by: Option<i64>,
+    /// The people, in slot order.
+    pub players: Vec<MatchPlayer>,
+}
+
+/// A review in the queue (`kind`: `report`, `collusion`, `assist`; `status`: `open`,
+/// `dismissed`, `actioned`; `evidence`: JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredReview {
+    pub id: i64,
+    pub kind: String,
+    pub account_id: i64,
+    pub partner_id: Option<i64>,
+    pub rules: Option<String>,
+    pub status: String,
+    pub evidence: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub decided_at: Option<i64>,
+    pub decided_by: Option<String>,
+    pub note: Option<String>,
+}
+
+/// A review to file: one per `dedupe` key (a flag found again updates its open review).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewReview {
+    pub kind: String,
+    pub dedupe: String,
+    pub account_id: i64,
+    pub partner_id: Option<i64>,
+    pub rules: Option<String>,
+    pub evidence: String,
+}
+
+/// One row of the audit trail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditRow {
+    pub id: i64,
+    pub at: i64,
+    pub actor: String,
+    pub action: String,
+    pub account_id: Option<i64>,
+    pub subject: String,
+    pub reason: String,
 }
 
 /// A player admitted to a private room.
@@ -207,7 +300,8 @@ pub enum QueueState {
 }
 
 /// The server's persistent state. All times are unix seconds passed in by the caller.
-pub trait Store: Send + Sync {
+/// Sanctions, reviews, the audit trail and rated matches are [`Discipline`]'s.
+pub trait Store: Send + Sync + Discipline {
     /// "sqlite" or "postgres".
     fn backend(&self) -> &'static str;
 

@@ -39,7 +39,7 @@ where
     }
 
     /// Runs `f` on a pooled connection.
-    fn with<T>(&self, f: impl FnOnce(&mut M::Connection) -> Result<T>) -> Result<T> {
+    pub(super) fn with<T>(&self, f: impl FnOnce(&mut M::Connection) -> Result<T>) -> Result<T> {
         let mut c = self
             .pool
             .get()
@@ -48,27 +48,27 @@ where
     }
 
     /// Runs `f` in a transaction on a pooled connection.
-    fn tx<T>(&self, f: impl FnOnce(&mut M::Connection) -> Result<T>) -> Result<T> {
+    pub(super) fn tx<T>(&self, f: impl FnOnce(&mut M::Connection) -> Result<T>) -> Result<T> {
         self.with(|c| transaction(c, f))
     }
 
     /// One statement on a pooled connection: how many rows it changed.
-    fn execute(&self, sql: &str, args: &[Arg<'_>]) -> Result<u64> {
+    pub(super) fn execute(&self, sql: &str, args: &[Arg<'_>]) -> Result<u64> {
         self.with(|c| c.execute(sql, args))
     }
 
     /// One statement on a pooled connection: its first row, if any.
-    fn row<T: FromRow>(&self, sql: &str, args: &[Arg<'_>]) -> Result<Option<T>> {
+    pub(super) fn row<T: FromRow>(&self, sql: &str, args: &[Arg<'_>]) -> Result<Option<T>> {
         self.with(|c| c.row(sql, args))
     }
 
     /// One statement on a pooled connection: its rows.
-    fn rows<T: FromRow>(&self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<T>> {
+    pub(super) fn rows<T: FromRow>(&self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<T>> {
         self.with(|c| c.rows(sql, args))
     }
 
     /// One statement on a pooled connection: its one value.
-    fn value<T: FromCell>(&self, sql: &str, args: &[Arg<'_>]) -> Result<T> {
+    pub(super) fn value<T: FromCell>(&self, sql: &str, args: &[Arg<'_>]) -> Result<T> {
         self.with(|c| c.value(sql, args))
     }
 }
@@ -90,6 +90,13 @@ fn device((id, account_id, name, created_at, last_seen_at, revoked_at): DeviceRo
         last_seen_at,
         revoked: revoked_at.is_some(),
     }
+}
+
+/// Think times as kept (JSON; `NULL` for hands kept before schema v5).
+pub(super) fn read_think(text: Option<&str>) -> Result<Vec<super::Think>> {
+    text.map_or(Ok(Vec::new()), |t| {
+        serde_json::from_str(t).map_err(|e| StoreError::Corrupt(format!("think times: {e}")))
+    })
 }
 
 fn seat(seat: u8) -> Result<u8> {
@@ -412,10 +419,12 @@ where
     }
 
     fn put_ranked_hand(&self, h: &RankedHand) -> Result<bool> {
+        let think = serde_json::to_string(&h.think)
+            .map_err(|e| StoreError::Backend(format!("think times: {e}")))?;
         let n = self.execute(
             "INSERT INTO ranked_hands (table_id, record_id, rules, seat0, seat1, seat2, seat3,
-                     played_at, record)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                     played_at, record, think)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                  ON CONFLICT (table_id, record_id) DO NOTHING",
             args![
                 &h.table_id,
@@ -426,7 +435,8 @@ where
                 h.accounts[2],
                 h.accounts[3],
                 h.played_at,
-                &h.json
+                &h.json,
+                &think
             ],
         )?;
         Ok(n == 1)
@@ -439,16 +449,26 @@ where
         limit: u32,
     ) -> Result<Vec<(i64, RankedHand)>> {
         type Seat = Option<i64>;
-        type Row = (i64, String, String, Seat, Seat, Seat, Seat, i64, String);
+        type Row = (
+            i64,
+            String,
+            String,
+            Seat,
+            Seat,
+            Seat,
+            Seat,
+            i64,
+            String,
+            Option<String>,
+        );
         let rows: Vec<Row> = self.rows(
-            "SELECT seq, table_id, record_id, seat0, seat1, seat2, seat3, played_at, record
+            "SELECT seq, table_id, record_id, seat0, seat1, seat2, seat3, played_at, record, think
                  FROM ranked_hands WHERE rules = $1 AND seq > $2 ORDER BY seq LIMIT $3",
             args![rules, after_seq, limit],
         )?;
-        Ok(rows
-            .into_iter()
+        rows.into_iter()
             .map(
-                |(seq, table_id, record_id, s0, s1, s2, s3, played_at, json)| {
+                |(seq, table_id, record_id, s0, s1, s2, s3, played_at, json, think)| {
                     let hand = RankedHand {
                         table_id,
                         record_id,
@@ -456,11 +476,12 @@ where
                         accounts: [s0, s1, s2, s3],
                         played_at,
                         json,
+                        think: read_think(think.as_deref())?,
                     };
-                    (seq, hand)
+                    Ok((seq, hand))
                 },
             )
-            .collect())
+            .collect()
     }
 
     fn put_table_home(&self, table_id: &str, node_url: &str, now: i64) -> Result<()> {

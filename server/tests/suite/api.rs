@@ -161,6 +161,8 @@ async fn the_router_routes_exactly_the_contracts_endpoints() {
     let methods = ["get", "post", "delete", "put", "patch"];
     let ops = operations(&served.body);
     let paths: BTreeSet<&String> = ops.iter().map(|(_, p)| p).collect();
+    // Every path is asked with every method (some paths carry several operations).
+    let probes = paths.len() * methods.len();
     for path in paths {
         let concrete = path.replace("{id}", "1").replace("{code}", "000000");
         for m in methods {
@@ -187,7 +189,7 @@ async fn the_router_routes_exactly_the_contracts_endpoints() {
     assert_eq!((missing.status, code(&missing)), (404, "not_found"));
     let wrong = srv.call(Method::DELETE, "/healthz", None, None).await;
     assert_eq!((wrong.status, code(&wrong)), (405, "method_not_allowed"));
-    assert!(srv.contract.exchanges() > 5 * ops.len());
+    assert!(srv.contract.exchanges() > probes);
 }
 
 #[tokio::test]

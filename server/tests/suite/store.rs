@@ -5,7 +5,7 @@ use crate::support;
 use support::PgSchema;
 use tongcheng_server::store::{
     self, LoginOutcome, NewRecord, QueueClaim, QueueEntry, QueueState, RankedHand, RoomJoin,
-    RoomMember, Store, StoreError, StoredRating,
+    RoomMember, Store, StoreError, StoredRating, Think,
 };
 
 fn rec(id: char, n: usize) -> NewRecord {
@@ -207,6 +207,11 @@ fn suite(s: &dyn Store) {
         accounts,
         played_at: now + n as i64,
         json: format!("{{\"hand\":{n}}}"),
+        think: vec![Think {
+            seat: (n % 4) as u8,
+            at: 40 + n as u32,
+            ms: 1_500 + n as u32,
+        }],
     };
     let (ia, ic) = (Some(a.account_id), Some(c.account_id));
     let kept = [
@@ -236,6 +241,11 @@ fn suite(s: &dyn Store) {
     );
     assert_eq!(s.ranked_hands("hangzhou", 0, 10).unwrap().len(), 1);
     assert!(s.ranked_hands("nope", 0, 10).unwrap().is_empty());
+    assert_eq!(
+        s.ranked_hand(&kept[1].record_id).unwrap().as_ref(),
+        Some(&kept[1])
+    );
+    crate::store_discipline::discipline(s, a.account_id, c.account_id, a.id, now);
     several_nodes(s);
 }
 

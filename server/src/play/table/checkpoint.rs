@@ -213,7 +213,7 @@ async fn saver(
                 if let Some((rules, accounts)) = rate {
                     let (store, table) = (store.clone(), id.clone());
                     let _ = tokio::task::spawn_blocking(move || {
-                        if let Err(e) = rate_accounts(store.as_ref(), &rules, &accounts) {
+                        if let Err(e) = rate_accounts(store.as_ref(), &table, &rules, &accounts) {
                             tracing::error!(%table, error = %e, "cannot rate the match");
                         }
                     })

@@ -17,6 +17,7 @@
 //! checkpoints for several nodes ([`checkpoint`]), the hands' and match's end and their
 //! storage ([`storage`]), and ratings ([`rating`]).
 
+mod barred;
 mod checkpoint;
 mod fair;
 mod playing;
@@ -76,6 +77,13 @@ pub enum Cmd {
     },
     /// The table's checkpoint was written (several nodes): a finished hand may be announced.
     Saved(SaveOutcome),
+    /// A sanction on `account` came into force (`Some`: the frame its answers get) or was
+    /// lifted (`None`).
+    Bar {
+        account: i64,
+        device: Option<i64>,
+        refusal: Option<(ErrorCode, String)>,
+    },
 }
 
 /// How the table reaches its host when it closes: to leave the lobby, and to forget the
@@ -139,6 +147,8 @@ pub struct TableTask {
     pause_checked: usize,
     /// The pauses' jitter (xorshift from the OS's randomness: nobody must predict it).
     jitter: u64,
+    /// The people's think times in the hand in play (see [`crate::sanctions::assist`]).
+    think: Vec<crate::store::Think>,
 }
 
 /// A random 32-byte value; the OS's CSPRNG, else (never seen in practice) a time-based one
@@ -190,6 +200,7 @@ impl TableTask {
             pause: None,
             pause_checked: 0,
             jitter: u64::from_le_bytes(random32()[..8].try_into().unwrap_or([7; 8])) | 1,
+            think: Vec::new(),
         }
     }
 
@@ -288,6 +299,11 @@ impl TableTask {
                 }
             }
             Cmd::Saved(outcome) => self.saved(outcome),
+            Cmd::Bar {
+                account,
+                device,
+                refusal,
+            } => self.bar(account, device, refusal),
         }
     }
 
@@ -383,6 +399,7 @@ impl TableTask {
             Ok(t) => {
                 self.table = Some(t);
                 self.hand = 0;
+                self.apply_bars();
                 // Who sits where and the match's seed: a node taking over needs them from
                 // the first hand on.
                 if let Some(value) = self.checkpoint(None)

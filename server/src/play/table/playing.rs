@@ -16,6 +16,7 @@ use tongcheng_core::table::{Mover, Step};
 
 use super::super::clock;
 use super::{Phase, TableTask};
+use crate::store::Think;
 
 /// A pause after the discard at event `through - 1`: events from `through` on, and the
 /// decisions they bring, wait until `until_ms`.
@@ -76,6 +77,11 @@ impl TableTask {
         if self.phase != Phase::Playing {
             return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
         }
+        if let Some((code, why)) = &self.slots[p].barred {
+            // A sanctioned player's seat stays on 托管: his answers change nothing.
+            let (code, why) = (*code, why.clone());
+            return self.slots[p].error(code, why);
+        }
         // A person on 托管 who answers is back, even when the stand-in already played the
         // decision they answer (it plays at once, so it usually has).
         if table.set_auto_play(p, false) {
@@ -90,6 +96,14 @@ impl TableTask {
                     return self.slots[p].error(ErrorCode::IllegalAction, e.to_string());
                 }
                 self.slots[p].decision_sent = None;
+                // The think time, keyed as the record is replayed: the seat and the events
+                // the hand had when the decision was made (the id's low half).
+                let ms = now.saturating_sub(self.slots[p].decision_at);
+                self.think.push(Think {
+                    seat: table.seat_of(p).0,
+                    at: (id & 0xFFFF_FFFF) as u32,
+                    ms: u32::try_from(ms).unwrap_or(u32::MAX),
+                });
                 self.pause_after_discard(now);
             }
             _ => self.slots[p].error(
@@ -219,6 +233,7 @@ impl TableTask {
                 continue;
             }
             s.decision_sent = Some(id);
+            s.decision_at = now;
             let view = Box::new(t.view(p));
             let deadline_ms = t.remaining_ms(p, now);
             s.push(|seq| ServerMsg::Decision {

@@ -69,7 +69,9 @@ impl TableTask {
             accounts: std::array::from_fn(|seat| self.slots[by_seat[seat]].account),
             played_at: crate::now(),
             json: json.clone(),
+            think: std::mem::take(&mut self.think),
         });
+        self.think.clear();
         let finished = FinishedHand { stored, ranked };
         let end = PendingEnd {
             hand,

@@ -39,6 +39,12 @@ pub(super) struct Slot {
     pub(super) sent_events: usize,
     /// The id of the decision last sent, while it is pending (its answer must name it).
     pub(super) decision_sent: Option<u64>,
+    /// When that decision was sent (process clock, ms): its answer's think time is kept
+    /// for the assist report.
+    pub(super) decision_at: u64,
+    /// A suspension or ban in force on the account: the seat plays on 托管 and its person's
+    /// answers are refused with this frame.
+    pub(super) barred: Option<(ErrorCode, String)>,
     /// Restored on this node from another node's checkpoint, not joined here yet: the
     /// client's stream continues from the `seq` it holds.
     pub(super) moved: bool,
@@ -60,6 +66,8 @@ impl Slot {
             ready: false,
             sent_events: 0,
             decision_sent: None,
+            decision_at: 0,
+            barred: None,
             moved: false,
         }
     }
