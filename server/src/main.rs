@@ -1,13 +1,16 @@
 //! `tongcheng-server`: serves the API (SQLite by default, PostgreSQL with
-//! `--database postgres://...`).
+//! `--database postgres://...`); `tongcheng-server admin …` are the operator's commands
+//! against a running server.
 
 #![forbid(unsafe_code)]
 
 use std::io::Write;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use tongcheng_server::{Config, Shared, store};
+
+mod operator;
 
 #[derive(Parser)]
 #[command(
@@ -16,6 +19,8 @@ use tongcheng_server::{Config, Shared, store};
     about = "Tongcheng Mahjong server: login, sync, verification"
 )]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Address to listen on (port 0: any free port; the chosen one is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: String,
@@ -103,6 +108,13 @@ struct Cli {
     log_json: bool,
 }
 
+#[derive(Subcommand)]
+enum Command {
+    /// The operator's commands against cheats (sanctions, reviews, the assist report, the
+    /// audit trail), sent to a running server with the admin token.
+    Admin(operator::AdminArgs),
+}
+
 fn pause(s: &str) -> Result<(u64, u64), String> {
     let (a, b) = s.split_once(',').ok_or("expected FLOOR,JITTER (ms)")?;
     let ms = |v: &str| v.trim().parse::<u64>().ok().filter(|n| *n <= 10_000);
@@ -120,6 +132,9 @@ fn default_database() -> Result<String, String> {
 
 fn main() {
     let cli = Cli::parse();
+    if let Some(Command::Admin(args)) = cli.command {
+        std::process::exit(operator::run(args));
+    }
     tongcheng_server::logs::init(cli.log_json);
     let mut config = Config::default();
     if let Some(r) = cli.rules {

@@ -86,6 +86,13 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
     await page.waitForTimeout(100);
   }
   await page.locator("h1", { hasText: "结算" }).waitFor({ timeout: 5000 });
+  // Figures over the whole hand: a tap to the changed screen drawn, and the hint.
+  const taps = await page.evaluate(() => globalThis.tongchengTimings);
+  const pick = (kinds) => taps.filter((t) => kinds.includes(t.tap)).map((t) => t.ms).sort((a, b) => a - b);
+  const pct = (xs, p) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))].toFixed(2) : "—");
+  const table = pick(["discard", "claim", "choose"]);
+  const hints = pick(["hint"]);
+  console.log(`${name}: tap to drawn over ${table.length} taps: median ${pct(table, 50)} ms, p99 ${pct(table, 99)} ms; hint ${pct(hints, 50)} ms`);
   await page.screenshot({ path: `${out}/${name}-result.png`, fullPage: true });
   await audit(page, `${name} result`);
   // 大厅, then the hand under 我的牌局 and its replay, stepped to the result.
@@ -111,6 +118,22 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await page.getByRole("button", { name: "设置" }).click();
   await page.getByRole("button", { name: "English" }).waitFor();
   await audit(page, `${name} settings`);
+  if (name === "phone") {
+    // The installed app offline: once the service worker holds every file, the page opens
+    // and deals a hand with the network cut.
+    await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      while (!navigator.serviceWorker.controller && reg.active?.state !== "activated") await new Promise((r) => setTimeout(r, 50));
+    });
+    await page.context().setOffline(true);
+    const offline = Date.now();
+    await page.reload();
+    await page.getByRole("button", { name: "单机对战" }).click();
+    await page.getByRole("button", { name: "开始" }).click();
+    await page.locator(".hand-row").waitFor();
+    console.log(`${name}: offline (service worker), first table on screen ${Date.now() - offline} ms after the reload began`);
+    await page.context().setOffline(false);
+  }
   if (errors.length) throw new Error(`${name}: page errors: ${errors.join("; ")}`);
   console.log(`${name}: a whole hand played by tapping; screenshots in ${out}`);
   await page.close();

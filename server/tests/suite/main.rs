@@ -12,6 +12,7 @@ mod failover;
 mod hostile;
 mod nodes;
 mod online;
+mod operator;
 mod queue;
 mod requests;
 mod rooms;

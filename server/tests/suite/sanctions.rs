@@ -25,7 +25,7 @@ use crate::support;
 use support::PgSchema;
 use support::online::{TestServer, short_rules, start_on};
 
-const ADMIN: &str = "sanctions-test-admin-token";
+pub(crate) const ADMIN: &str = "sanctions-test-admin-token";
 const RULES: &str = "sanctions-e2e";
 const HANDS: u8 = 4;
 
