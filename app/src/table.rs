@@ -19,6 +19,10 @@ use crate::view::{
 /// The person's player slot: the table's first.
 const ME: usize = 0;
 
+/// Between one move a player sees and the next (a bot's discard, a claim): time to see who
+/// did what, as at a real table. It also keeps a tap's work to the tap itself.
+pub const PACE_MS: u64 = 500;
+
 /// The claim bar's buttons, in the order players know: 吃 碰 杠 胡 过.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -75,6 +79,12 @@ pub struct Offline {
     choosing: Vec<Action>,
     /// The player has chosen this hand's 飘 (where the rules ask before every hand).
     piao_chosen: bool,
+    /// No bot moves before this time ([`PACE_MS`] after the last move seen).
+    next_move_at: u64,
+    /// The time the table was last run at.
+    now: u64,
+    /// When the table said to step it again (a stand-in's move, a timeout), if it did.
+    step_again_at: Option<u64>,
 }
 
 impl Offline {
@@ -84,6 +94,9 @@ impl Offline {
             hint: None,
             choosing: Vec::new(),
             piao_chosen: false,
+            next_move_at: 0,
+            now: 0,
+            step_again_at: None,
         }
     }
 
@@ -112,9 +125,10 @@ impl Offline {
             .flatten()
     }
 
-    /// Plays the bots, stand-ins and timeouts due at `now`; stops when the person is waited
-    /// for or the hand is over.
+    /// Plays the bots, stand-ins and timeouts due at `now`, one move seen per [`PACE_MS`];
+    /// stops when the person is waited for, the next move is not due yet, or the hand is over.
     pub fn run(&mut self, now: u64) -> Step {
+        self.now = self.now.max(now);
         if self.piao_asked() {
             if !self.table.auto_play(ME) {
                 return Step::Waiting { deadline_ms: None };
@@ -124,19 +138,46 @@ impl Offline {
             self.piao_chosen = true;
         }
         loop {
+            if now < self.next_move_at && !self.table.game().is_finished() {
+                self.step_again_at = None;
+                return Step::Waiting {
+                    deadline_ms: Some(self.next_move_at),
+                };
+            }
             match self.table.step(now) {
-                Step::Acted { .. } => {
+                Step::Acted { visible, .. } => {
                     self.hint = None;
                     self.choosing.clear();
+                    if visible {
+                        self.next_move_at = now + PACE_MS;
+                    }
                 }
-                other => return other,
+                // Due now (a stand-in told to move): step on, as the core's own run does.
+                Step::Waiting {
+                    deadline_ms: Some(at),
+                } if at <= now => {}
+                other => {
+                    self.step_again_at = match other {
+                        Step::Waiting { deadline_ms } => deadline_ms,
+                        _ => None,
+                    };
+                    return other;
+                }
             }
         }
     }
 
-    /// When the person's decision times out (the face wakes the model then).
+    /// When the model is to be woken: the next bot move, or the person's decision timing out.
     pub fn wake_at(&self) -> Option<u64> {
-        self.table.deadline(ME)
+        if self.table.game().is_finished() {
+            return None;
+        }
+        // Only a move still to come: one due already waits for the person, not the clock.
+        let pace = Some(self.next_move_at).filter(|&t| t > self.now);
+        [self.table.deadline(ME), pace, self.step_again_at]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The next hand of the match; false when the match is over.
@@ -195,6 +236,7 @@ impl Offline {
         self.table.act(ME, action, now).ok()?;
         self.hint = None;
         self.choosing.clear();
+        self.next_move_at = now + PACE_MS;
         Some(match action {
             Action::Discard(_) => Sound::Discard,
             Action::Win => Sound::Win,

@@ -259,13 +259,47 @@ fn auto_play_plays_the_hand_out_by_itself() {
     let View::Table(t) = app.view() else { panic!() };
     assert_eq!(t.auto_play.name, "托管");
     assert!(!t.auto_play.selected);
-    // 托管: the seat's stand-in and the bots play at once, to the hand's end.
-    let fx = tap(&mut app, Tap::AutoPlay);
-    assert!(fx.iter().any(|e| matches!(e, Effect::KeepHand { .. })));
+    // 托管: the seat's stand-in and the bots play the hand out, a move seen at a time: the
+    // model asks to be woken for each, and never does two moves in one event.
+    let mut fx = tap(&mut app, Tap::AutoPlay);
+    let mut events = 0;
+    let mut last = 0;
+    while let Some(at) = wake(&fx) {
+        assert!(at > last, "the model asks for a later time each time");
+        last = at;
+        let before = moves_seen(&app);
+        fx = app.update(Event::Tick { now_ms: at });
+        events += 1;
+        if matches!(app.view(), View::Table(_)) {
+            assert!(moves_seen(&app) <= before + 1, "one move per wake-up");
+        }
+        assert!(events < 1_000, "the hand did not end");
+    }
+    assert!(events > 20, "the hand was paced ({events} wake-ups)");
     let View::Result(r) = app.view() else {
         panic!("托管 plays the hand out")
     };
     assert_eq!(r.heading, "结算");
+}
+
+/// The time the model asked to be woken at, if it did.
+fn wake(fx: &[Effect]) -> Option<u64> {
+    fx.iter().find_map(|e| match e {
+        Effect::WakeAt { now_ms } => Some(*now_ms),
+        _ => None,
+    })
+}
+
+/// Discards on the table (every seat's, taken ones too): the moves a player has seen.
+fn moves_seen(app: &App) -> usize {
+    match app.view() {
+        View::Table(t) => t
+            .seats
+            .iter()
+            .map(|s| s.discards.len() + s.melds.len())
+            .sum(),
+        _ => usize::MAX,
+    }
 }
 
 fn tongcheng_core_clock_match() -> tongcheng_core::table::Clock {
@@ -343,6 +377,21 @@ impl ShelfFace {
     fn tap(&mut self, t: Tap) -> Vec<Effect> {
         self.send(Event::Tap { tap: t })
     }
+
+    /// 托管, then the face's timer wakes the model until the hand is over.
+    fn auto_play_to_result(&mut self) {
+        let mut fx = self.tap(Tap::AutoPlay);
+        let mut last = 0;
+        while let Some(at) = wake(&fx) {
+            assert!(at > last, "the model asks for a later time each time");
+            last = at;
+            fx = self.send(Event::Tick { now_ms: at });
+        }
+        assert!(
+            matches!(self.app.view(), View::Result(_)),
+            "托管 plays the hand out"
+        );
+    }
 }
 
 #[test]
@@ -370,7 +419,7 @@ fn finished_hands_are_listed_counted_and_replayed_move_by_move() {
             preset: preset.into(),
         });
         face.tap(Tap::Start);
-        face.tap(Tap::AutoPlay);
+        face.auto_play_to_result();
         let View::Result(r) = face.app.view() else {
             panic!("托管 plays the hand out")
         };
@@ -483,7 +532,7 @@ fn a_damaged_history_shows_what_reads_and_says_what_does_not() {
     };
     face.tap(Tap::PlayBots);
     face.tap(Tap::Start);
-    face.tap(Tap::AutoPlay);
+    face.auto_play_to_result();
     // The kept text with a damaged entry beside the good one.
     let good = face.shelf.to_json();
     let damaged = format!("{}, {{\"id\": 9, \"record\": 1}}]", &good[..good.len() - 1]);

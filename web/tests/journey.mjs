@@ -92,7 +92,10 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   const pct = (xs, p) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))].toFixed(2) : "—");
   const table = pick(["discard", "claim", "choose"]);
   const hints = pick(["hint"]);
-  console.log(`${name}: tap to drawn over ${table.length} taps: median ${pct(table, 50)} ms, p99 ${pct(table, 99)} ms; hint ${pct(hints, 50)} ms`);
+  const slowest = taps.filter((t) => t.tap !== "hint").sort((a, b) => b.ms - a.ms).slice(0, 3);
+  console.log(
+    `${name}: tap to drawn over ${table.length} taps: median ${pct(table, 50)} ms, p99 ${pct(table, 99)} ms; hint ${pct(hints, 50)} ms; slowest ${slowest.map((t) => `${t.tap} ${t.ms.toFixed(1)}`).join(", ")}`,
+  );
   await page.screenshot({ path: `${out}/${name}-result.png`, fullPage: true });
   await audit(page, `${name} result`);
   // 大厅, then the hand under 我的牌局 and its replay, stepped to the result.
