@@ -5,13 +5,15 @@
 #   scripts/bindings.sh [--target TRIPLE]   (e.g. aarch64-linux-android, with cargo-ndk set up)
 # TONGCHENG_PROFILE=test builds with the test profile instead of release (optimised, with
 # debug assertions): the Kotlin tests then reuse what `cargo test --workspace` compiled.
+# TONGCHENG_PROFILE=phone builds what ships in the apps (link-time optimised, stripped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${TONGCHENG_PROFILE:-release}
 case "$profile" in
   release) dir=release ;;
+  phone) dir=phone ;;
   test | dev) dir=debug ;;
-  *) echo "TONGCHENG_PROFILE must be release, test or dev" >&2; exit 2 ;;
+  *) echo "TONGCHENG_PROFILE must be release, phone, test or dev" >&2; exit 2 ;;
 esac
 target_args=()
 libdir=target/$dir
