@@ -575,6 +575,9 @@ mod tests {
         };
         assert_eq!(recommended, Action::ConcealedKong("1m".parse().unwrap()));
         assert!(reason.contains("kong of 1 of Characters"), "{reason}");
+        let zh = hint(&v).unwrap().reason().zh;
+        assert!(zh.starts_with("杠一万：") && zh.contains("暗杠"), "{zh}");
+        assert!(reads_as_chinese(&zh), "{zh}");
         assert!(
             reason.contains("from ready") || reason.contains("ready"),
             "{reason}"
@@ -602,5 +605,19 @@ mod tests {
             "{reason}"
         );
         assert!(reason.contains("4 of Characters"), "{reason}");
+        let zh = hint(&v).unwrap().reason().zh;
+        assert!(zh.contains("四万") && reads_as_chinese(&zh), "{zh}");
+        // A kong to rob that does not win says so in both languages.
+        v.decision.as_mut().unwrap().kind = DecisionKind::RobKong {
+            tile: "4m".parse().unwrap(),
+        };
+        v.decision.as_mut().unwrap().legal = vec![Action::Pass];
+        let w = hint(&v).unwrap().reason();
+        assert!(
+            w.en.contains("Robbing the kong on 4 of Characters"),
+            "{}",
+            w.en
+        );
+        assert_eq!(w.zh, "抢杠四万对你不成胡。");
     }
 }

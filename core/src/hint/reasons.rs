@@ -321,24 +321,29 @@ pub(super) fn claim(k: &Knowledge, tile: Tile, recommended: Action, legal: &[Act
         };
     }
     let w = what(recommended);
+    // 碰西, 杠西, 吃七饼（六七八饼）: the claim as players call it.
+    let take = match recommended {
+        Action::Chow(low) => format!("吃{}（{}）", name.zh, &chow_zh(low)["吃".len()..]),
+        Action::Pung | Action::Kong => format!("{}{}", w.zh, name.zh),
+        _ => format!("要{}", name.zh),
+    };
     match judge(recommended) {
         Some((s, v)) => {
             let (from, to, v) = (steps_or_ready(now), steps_or_ready(s), points(v));
+            let way = if s == now {
+                format!("仍是{}", to.zh)
+            } else {
+                format!("从{}到{}", from.zh, to.zh)
+            };
             Words::new(
                 format!(
                     "Take {} ({}): from {} to {} from ready, and the hand stays worth about {} (minimum {}).",
                     name.en, w.en, from.en, to.en, v.en, min.en
                 ),
-                format!(
-                    "要{}（{}）：从{}到{}，手牌仍值约 {}（起胡 {}）。",
-                    name.zh, w.zh, from.zh, to.zh, v.zh, min.zh
-                ),
+                format!("{take}：{way}，手牌还值约 {}（起胡 {}）。", v.zh, min.zh),
             )
         }
-        None => Words::new(
-            format!("Take {} ({}).", name.en, w.en),
-            format!("要{}（{}）。", name.zh, w.zh),
-        ),
+        None => Words::new(format!("Take {} ({}).", name.en, w.en), format!("{take}。")),
     }
 }
 

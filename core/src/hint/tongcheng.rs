@@ -212,8 +212,16 @@ fn turn(
                     paid.en
                 ),
                 format!(
-                    "打{}：{}，有效牌 {live} 张（{useful}），做{}；{}。",
-                    name.zh, far.zh, target.zh, paid.zh
+                    "打{}：{}，有效牌 {live} 张（{useful}），{}；{}。",
+                    name.zh,
+                    far.zh,
+                    // 跑风 has one shape to make: a plain 胡.
+                    if target.zh == "胡" {
+                        "奔着胡牌".to_string()
+                    } else {
+                        format!("做{}", target.zh)
+                    },
+                    paid.zh
                 ),
             )
         };
@@ -501,6 +509,15 @@ mod tests {
     }
 
     fn check(v: &SeatView, h: &Hint, turns: &mut u32, claims: &mut u32, ready: &mut u32) {
+        // Every text has its Chinese beside it.
+        assert!(crate::hint::reads_as_chinese(&h.reason().zh), "{h:?}");
+        if let Hint::Turn { discards, .. } = h {
+            for d in discards {
+                assert!(crate::hint::reads_as_chinese(&d.reason_zh), "{d:?}");
+                let versus = d.versus_zh.as_deref();
+                assert!(versus.is_none_or(crate::hint::reads_as_chinese), "{d:?}");
+            }
+        }
         for t in texts(h) {
             for f in &FANS {
                 assert!(
