@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use tongcheng_core::bot::Level;
 use tongcheng_core::table::Clock;
-use tongcheng_core::tile::{Suit, Tile};
+use tongcheng_core::tile::Tile;
 
 /// The player's language. 简体中文 unless he chose English.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -212,18 +212,7 @@ impl Text {
 pub fn tile_name(tile: Tile, lang: Lang) -> String {
     match lang {
         Lang::En => tile.name_en(),
-        Lang::ZhCn => {
-            const NUMBERS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
-            const HONORS: [&str; 7] = ["东", "南", "西", "北", "白", "发", "中"];
-            let r = usize::from(tile.rank()).saturating_sub(1).min(8);
-            match tile.suit() {
-                Suit::Characters => format!("{}万", NUMBERS[r]),
-                Suit::Bamboo => format!("{}条", NUMBERS[r]),
-                Suit::Dots => format!("{}饼", NUMBERS[r]),
-                Suit::Honors => HONORS[r.min(6)].to_string(),
-                Suit::Flowers => tile.name_zh().to_string(),
-            }
-        }
+        Lang::ZhCn => tile.short_name_zh().to_string(),
     }
 }
 

@@ -547,17 +547,17 @@ pub(crate) fn action_words(a: &Action, v: &CoreSeat, lang: Lang) -> String {
 }
 
 fn hint_view(h: &Hint, v: &CoreSeat, lang: Lang) -> HintView {
-    let (advice, reason) = match h {
-        Hint::Win { reason } => (Text::Win.get(lang).to_string(), reason.clone()),
-        Hint::Turn {
-            recommended,
-            reason,
-            ..
+    let advice = match h {
+        Hint::Win { .. } => Text::Win.get(lang).to_string(),
+        Hint::Turn { recommended, .. } | Hint::Claim { recommended, .. } => {
+            action_words(recommended, v, lang)
         }
-        | Hint::Claim {
-            recommended,
-            reason,
-        } => (action_words(recommended, v, lang), reason.clone()),
+    };
+    let words = h.reason();
+    // The player's language; a hint made before the Chinese existed falls back to English.
+    let reason = match lang {
+        Lang::ZhCn if !words.zh.is_empty() => words.zh,
+        _ => words.en,
     };
     HintView { advice, reason }
 }

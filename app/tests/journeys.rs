@@ -113,6 +113,11 @@ fn first_open_play_a_hand_see_the_result_and_go_home_in_chinese() {
         let View::Table(t) = app.view() else { panic!() };
         let hint = t.hint.expect("a hint when asked");
         assert!(!hint.advice.is_empty());
+        assert!(
+            tongcheng_core::hint::reads_as_chinese(&hint.reason),
+            "the hint's reason in Chinese: {}",
+            hint.reason
+        );
     }
     let mut now = 0;
     let fx = play_hand(&mut app, &mut now);
@@ -194,6 +199,14 @@ fn every_preset_plays_a_hand_in_english_too() {
         }
         if preset.starts_with("hangzhou") {
             assert!(t.wild.is_some(), "{preset}: the 财神 is named");
+        }
+        // The hint speaks the player's language.
+        if t.hint_button.enabled {
+            tap(&mut app, Tap::Hint);
+            let View::Table(t) = app.view() else { panic!() };
+            let reason = t.hint.expect("a hint when asked").reason;
+            let chinese = tongcheng_core::hint::reads_as_chinese(&reason);
+            assert_eq!(chinese, lang == Lang::ZhCn, "{preset}: {reason}");
         }
         let mut now = 0;
         play_hand(&mut app, &mut now);

@@ -2,11 +2,16 @@
 //! useful tiles, the fans it is heading for and a one-line reason; for a claim, whether to
 //! take it and why. Hints use the hard bot's judgement and see only the human's own view.
 
+mod reasons;
 mod tongcheng;
+mod wild;
+pub mod words;
+
+pub use words::{Words, reads_as_chinese};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::eval::{Target, danger, small_fans, targets, threat, valid_waits};
+use crate::bot::eval::{Target, small_fans, targets, valid_waits};
 use crate::bot::knowledge::Knowledge;
 use crate::bot::{Bot, DiscardJudgement, Level, LevelBot, judge_discards};
 use crate::game::{Action, DecisionKind, SeatView};
@@ -32,9 +37,15 @@ pub struct DiscardHint {
     #[serde(default)]
     pub points: u32,
     pub reason: String,
+    /// The reason in 简体中文 (built beside the English one).
+    #[serde(default)]
+    pub reason_zh: String,
     /// For the top choices: why this discard is ranked above the next one.
     #[serde(default)]
     pub versus: Option<String>,
+    /// `versus` in 简体中文.
+    #[serde(default)]
+    pub versus_zh: Option<String>,
 }
 
 /// Advice on a pending decision.
@@ -42,17 +53,44 @@ pub struct DiscardHint {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Hint {
     /// A win is on offer.
-    Win { reason: String },
+    Win {
+        reason: String,
+        #[serde(default)]
+        reason_zh: String,
+    },
     /// Your turn: the recommended action and every discard ranked best first.
     Turn {
         recommended: Action,
         /// Why the recommended action (a kong as much as a discard).
         #[serde(default)]
         reason: String,
+        #[serde(default)]
+        reason_zh: String,
         discards: Vec<DiscardHint>,
     },
     /// A claim (or a kong to rob): take it or not, and why.
-    Claim { recommended: Action, reason: String },
+    Claim {
+        recommended: Action,
+        reason: String,
+        #[serde(default)]
+        reason_zh: String,
+    },
+}
+
+impl Hint {
+    /// Why, in English and in 简体中文 (every reason carries both; `reason` alone is the
+    /// English, `reason_zh` the Chinese, so older hints without it still read).
+    pub fn reason(&self) -> Words {
+        match self {
+            Hint::Win { reason, reason_zh }
+            | Hint::Turn {
+                reason, reason_zh, ..
+            }
+            | Hint::Claim {
+                reason, reason_zh, ..
+            } => Words::new(reason.clone(), reason_zh.clone()),
+        }
+    }
 }
 
 /// Advice for the seat whose view this is, or `None` when it has nothing to decide.
@@ -61,12 +99,19 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
     let tongcheng_table = view.rules.tongcheng_table();
     if d.legal.contains(&Action::Win) {
         let reason = if tongcheng_table.is_some() {
-            "This tile completes your hand: declare the win (every win pays in this game)."
+            Words::new(
+                "This tile completes your hand: declare the win (every win pays in this game).",
+                "这张牌让你胡牌：胡吧（这个玩法凡胡都有分）。",
+            )
         } else {
-            "This tile completes your hand with at least the minimum: declare the win."
+            Words::new(
+                "This tile completes your hand with at least the minimum: declare the win.",
+                "这张牌让你胡牌，而且够起胡番数：胡吧。",
+            )
         };
         return Some(Hint::Win {
-            reason: reason.into(),
+            reason: reason.en,
+            reason_zh: reason.zh,
         });
     }
     // The hard bot's choice, made deterministic by a fixed seed.
@@ -78,7 +123,7 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
     let k = Knowledge::from_view(view);
     match d.kind {
         DecisionKind::Turn if view.wild.is_some() => {
-            Some(wild_turn_hint(view, &k, &d.legal, recommended))
+            Some(wild::turn(view, &k, &d.legal, recommended))
         }
         DecisionKind::Turn => {
             let judged = judge_discards(&k, &d.legal);
@@ -86,152 +131,35 @@ pub fn hint(view: &SeatView) -> Option<Hint> {
                 judged.iter().map(|j| discard_hint(&k, j)).collect();
             // The top choices say why they beat the next one down.
             for i in 0..discards.len().saturating_sub(1).min(TOP_EXPLAINED) {
-                let why = versus(&judged[i], &discards[i], &judged[i + 1], &discards[i + 1]);
-                discards[i].versus = Some(why);
+                let why =
+                    reasons::versus(&judged[i], &discards[i], &judged[i + 1], &discards[i + 1]);
+                discards[i].versus = Some(why.en);
+                discards[i].versus_zh = Some(why.zh);
             }
-            let reason = turn_reason(&k, recommended, &discards);
+            let reason = reasons::turn(&k, recommended, &discards);
             Some(Hint::Turn {
                 recommended,
-                reason,
+                reason: reason.en,
+                reason_zh: reason.zh,
                 discards,
             })
         }
-        DecisionKind::Claim { tile } => Some(Hint::Claim {
-            recommended,
-            reason: claim_reason(&k, tile, recommended, &d.legal),
-        }),
-        DecisionKind::RobKong { tile } => Some(Hint::Claim {
-            recommended,
-            reason: format!(
-                "Robbing the kong on {} is not a valid win for you.",
-                tile.name_en()
-            ),
-        }),
-    }
-}
-
-/// A turn under wild rules (Hangzhou 财神): discards ranked by shanten with the wilds as
-/// jokers, then live useful tiles; a wild is never worth throwing unless it is the 财飘 the
-/// hard bot chose.
-fn wild_turn_hint(view: &SeatView, k: &Knowledge, legal: &[Action], recommended: Action) -> Hint {
-    use crate::score::hangzhou::{is_baotou_state, split_wilds};
-    let wild = view.wild.expect("checked by the caller");
-    let white_as = view.wild_indicator.filter(|&t| t != Tile::WHITE);
-    let melds = k.melds.len();
-    let mut discards: Vec<(bool, DiscardHint)> = Vec::new();
-    for a in legal {
-        let Action::Discard(t) = *a else { continue };
-        let mut c = k.hand;
-        c.remove(t);
-        let (real, wilds) = split_wilds(&c, Some(wild), white_as);
-        let Ok(s) = crate::shanten::analyze_wild(&real, wilds, wild, melds) else {
-            continue;
-        };
-        let shape = match s.seven_pairs {
-            Some(p) if p.shanten < s.regular.shanten => p,
-            _ => s.regular,
-        };
-        let live: u32 = shape.useful.iter().map(|u| k.live(u) as u32).sum();
-        let baotou = s.shanten == 0 && is_baotou_state(&c, melds, Some(wild), white_as);
-        let name = t.name_en();
-        let (fans, reason) = if t == wild {
-            (
-                vec!["财飘 Wild discarded".to_string()],
-                format!(
-                    "Throw the 财神 ({name}) only for 财飘: it doubles your next win but locks nobody out of a wait."
-                ),
-            )
-        } else if baotou {
-            (
-                vec!["爆头 Wild pair wait".to_string()],
-                format!("Discard {name}: 爆头 — your wild waits as the pair, so every draw wins."),
-            )
-        } else if s.shanten == 0 {
-            (
-                Vec::new(),
-                format!(
-                    "Discard {name}: ready on {} ({live} live tiles); wins here are self-drawn.",
-                    shape.useful.to_notation()
-                ),
-            )
-        } else {
-            (
-                Vec::new(),
-                format!(
-                    "Discard {name}: {} away from ready with {live} live useful tiles, counting your {} as any tile.",
-                    s.shanten,
-                    match wilds {
-                        0 => format!("wilds (财神 {}) when you draw them", wild.name_en()),
-                        1 => format!("one wild (财神 {})", wild.name_en()),
-                        n => format!("{n} wilds (财神 {})", wild.name_en()),
-                    }
-                ),
-            )
-        };
-        discards.push((
-            t == wild,
-            DiscardHint {
-                tile: t,
-                shanten: s.shanten,
-                useful: shape.useful.to_notation(),
-                live,
-                target: fans.first().cloned(),
-                points: 0,
-                fans,
-                reason,
-                versus: None,
-            },
-        ));
-    }
-    // Best first: the recommended discard, then non-wilds by shanten and live tiles.
-    discards.sort_by(|(wa, a), (wb, b)| {
-        let ra = recommended == Action::Discard(a.tile);
-        let rb = recommended == Action::Discard(b.tile);
-        rb.cmp(&ra)
-            .then(wa.cmp(wb))
-            .then(a.shanten.cmp(&b.shanten))
-            .then(b.live.cmp(&a.live))
-            .then(a.tile.cmp(&b.tile))
-    });
-    let mut discards: Vec<DiscardHint> = discards.into_iter().map(|(_, d)| d).collect();
-    for i in 0..discards.len().saturating_sub(1).min(TOP_EXPLAINED) {
-        let (a, b) = (&discards[i], &discards[i + 1]);
-        let why = if b.tile == wild {
-            format!(
-                "Beats throwing the 财神 {}: a wild is any tile you need.",
-                wild.name_en()
-            )
-        } else if a.shanten < b.shanten {
-            format!(
-                "Beats {}: {} from ready against {}.",
-                b.tile,
-                steps_or_ready(a.shanten),
-                steps_or_ready(b.shanten)
-            )
-        } else if a.live > b.live {
-            format!(
-                "Beats {}: {} live useful tiles against {}.",
-                b.tile, a.live, b.live
-            )
-        } else {
-            format!("Even with {} on distance and live tiles.", b.tile)
-        };
-        discards[i].versus = Some(why);
-    }
-    let reason = match recommended {
-        Action::ConcealedKong(t) | Action::AddedKong(t) => format!(
-            "Declare the kong of {}: you draw a replacement tile, and a win on it is 杠开 (doubles the win).",
-            t.name_en()
-        ),
-        _ => discards
-            .first()
-            .map(|d| d.reason.clone())
-            .unwrap_or_default(),
-    };
-    Hint::Turn {
-        recommended,
-        reason,
-        discards,
+        DecisionKind::Claim { tile } => {
+            let reason = reasons::claim(&k, tile, recommended, &d.legal);
+            Some(Hint::Claim {
+                recommended,
+                reason: reason.en,
+                reason_zh: reason.zh,
+            })
+        }
+        DecisionKind::RobKong { tile } => {
+            let t = words::tile(tile);
+            Some(Hint::Claim {
+                recommended,
+                reason: format!("Robbing the kong on {} is not a valid win for you.", t.en),
+                reason_zh: format!("抢杠{}对你不成胡。", t.zh),
+            })
+        }
     }
 }
 
@@ -307,7 +235,7 @@ fn discard_hint(k: &Knowledge, j: &DiscardJudgement) -> DiscardHint {
     } else {
         kept.as_ref().map(|t| t.name.to_string())
     };
-    let reason = reason_for(k, j, kept.as_ref(), points, small);
+    let reason = reasons::discard(k, j, kept.as_ref(), points, small);
     DiscardHint {
         tile: j.tile,
         shanten: j.progress.shanten,
@@ -316,8 +244,10 @@ fn discard_hint(k: &Knowledge, j: &DiscardJudgement) -> DiscardHint {
         fans,
         target,
         points,
-        reason,
+        reason: reason.en,
+        reason_zh: reason.zh,
         versus: None,
+        versus_zh: None,
     }
 }
 
@@ -358,268 +288,6 @@ fn target_kept(k: &Knowledge, c: &crate::tile::TileCounts) -> Option<Target> {
             let ey = y.points as f32 * 0.5f32.powi(y.missing as i32);
             ex.total_cmp(&ey).then(y.missing.cmp(&x.missing))
         })
-}
-
-fn tiles_short(n: u32) -> String {
-    match n {
-        0 => "in hand".to_string(),
-        1 => "1 tile short".to_string(),
-        n => format!("{n} tiles short"),
-    }
-}
-
-fn reason_for(
-    k: &Knowledge,
-    j: &DiscardJudgement,
-    kept: Option<&Target>,
-    points: u32,
-    small: f32,
-) -> String {
-    let t = j.tile.name_en();
-    match j.progress.shanten {
-        0 => match j.valid_waits {
-            Some(0) => format!(
-                "Discard {t}: ready on {}, but no wait reaches {} — a wait you cannot win on.",
-                j.progress.useful.to_notation(),
-                points_text(k.mcr.min_points)
-            ),
-            Some(v) => {
-                let (_, all, _) = valid_waits(
-                    k,
-                    &{
-                        let mut c = k.hand;
-                        c.remove(j.tile);
-                        c
-                    },
-                    &k.melds,
-                    j.progress.useful,
-                );
-                format!(
-                    "Discard {t}: ready on {} ({v} of {all} live tiles pay, up to {}).",
-                    j.progress.useful.to_notation(),
-                    points_text(points)
-                )
-            }
-            None => format!("Discard {t}: ready on {}.", j.progress.useful.to_notation()),
-        },
-        s => {
-            // "Safe" only means something once somebody looks close to winning.
-            let threatened = k.opponents.iter().any(|o| threat(k, o) >= 0.3);
-            let safety = if threatened && danger(k, j.tile) < 0.2 {
-                " It is a safe tile."
-            } else {
-                ""
-            };
-            let heading = match kept {
-                Some(target) => format!(
-                    "; keeps {} in reach ({}, {}), worth about {} with small fans",
-                    target.name,
-                    points_text(target.points),
-                    tiles_short(target.missing),
-                    points_text(points)
-                ),
-                None if small >= 2.0 => format!(
-                    "; no big fan in reach, small fans worth about {}",
-                    points_text(points)
-                ),
-                None => "; no fan in reach yet".to_string(),
-            };
-            format!(
-                "Discard {t}: {} from ready, {} live useful {} ({}){heading}.{safety}",
-                steps_text(s),
-                j.progress.live,
-                if j.progress.live == 1 {
-                    "tile"
-                } else {
-                    "tiles"
-                },
-                j.progress.useful.to_notation(),
-            )
-        }
-    }
-}
-
-fn points_text(n: u32) -> String {
-    crate::describe::points(n)
-}
-
-fn steps_text(s: i8) -> String {
-    if s == 1 {
-        "1 step".to_string()
-    } else {
-        format!("{s} steps")
-    }
-}
-
-/// Why discard `a` is ranked above `b`, from the one difference that decided it.
-fn versus(
-    ja: &DiscardJudgement,
-    a: &DiscardHint,
-    jb: &DiscardJudgement,
-    b: &DiscardHint,
-) -> String {
-    let other = b.tile;
-    if a.shanten < b.shanten {
-        return format!(
-            "Beats {other}: {} from ready against {}.",
-            steps_or_ready(a.shanten),
-            steps_or_ready(b.shanten)
-        );
-    }
-    if a.shanten == 0
-        && let (Some(va), Some(vb)) = (ja.valid_waits, jb.valid_waits)
-        && va != vb
-    {
-        return format!("Beats {other}: {va} paying live tiles against {vb}.");
-    }
-    let value_gap = ja.value - jb.value;
-    let safer = jb.danger - ja.danger;
-    if value_gap >= 1.5 {
-        let target = a
-            .target
-            .as_deref()
-            .map(|t| format!(" ({t})"))
-            .unwrap_or_default();
-        let speed = if a.live < b.live {
-            format!(", worth more than {} more live tiles", b.live - a.live)
-        } else {
-            String::new()
-        };
-        return format!(
-            "Beats {other}: keeps about {}{target} against {}{speed}.",
-            points_text(a.points),
-            points_text(b.points)
-        );
-    }
-    if safer >= 0.15 {
-        return format!(
-            "Beats {other}: a safer tile to let go ({other} is likelier to feed a hand that looks close to winning)."
-        );
-    }
-    if a.live > b.live {
-        return format!(
-            "Beats {other}: {} live useful tiles against {}.",
-            a.live, b.live
-        );
-    }
-    if a.live == b.live && value_gap.abs() < 0.5 && safer.abs() < 0.05 {
-        return format!("Even with {other} on speed, value and safety: either is fine.");
-    }
-    format!(
-        "Beats {other} on balance: {} against {} live tiles, about {} against {}, and {} safe.",
-        a.live,
-        b.live,
-        points_text(a.points),
-        points_text(b.points),
-        if safer > 0.0 { "more" } else { "as" }
-    )
-}
-
-fn steps_or_ready(s: i8) -> String {
-    if s <= 0 {
-        "ready".to_string()
-    } else {
-        steps_text(s)
-    }
-}
-
-/// Why the recommended turn action: a kong says what it keeps and gains; a discard repeats
-/// its own reason.
-fn turn_reason(k: &Knowledge, recommended: Action, discards: &[DiscardHint]) -> String {
-    let best = discards.first();
-    match recommended {
-        Action::ConcealedKong(t) | Action::AddedKong(t) => {
-            let concealed = matches!(recommended, Action::ConcealedKong(_));
-            let mut c = k.hand;
-            let (n, melds) = if concealed {
-                (4, k.melds.len() + 1)
-            } else {
-                (1, k.melds.len())
-            };
-            c.0[t.index()] = c.0[t.index()].saturating_sub(n);
-            let s = crate::shanten::shanten_number(&c, melds);
-            let gain = if concealed {
-                "暗杠 Concealed Kong is 2 points and stays hidden"
-            } else {
-                "明杠 Melded Kong is 1 point"
-            };
-            format!(
-                "Declare the kong of {}: your hand stays {} from ready, you draw a replacement tile (a chance at 杠上开花 Out with Replacement Tile), and {gain}.",
-                t.name_en(),
-                steps_or_ready(s)
-            )
-        }
-        _ => best.map(|d| d.reason.clone()).unwrap_or_default(),
-    }
-}
-
-/// Why to take a claim or let it go: the distance now and after, and the value kept.
-fn claim_reason(k: &Knowledge, tile: Tile, recommended: Action, legal: &[Action]) -> String {
-    use crate::shanten::{after_each_discard, shanten_number};
-    let name = tile.name_en();
-    let melds = k.melds.len();
-    let now = shanten_number(&k.hand, melds);
-    // Distance and value after a claim (and its best discard; a kong draws instead).
-    let judge = |a: Action| -> Option<(i8, u32)> {
-        let (after, new_melds) = crate::bot::after_claim(k, tile, a, None)?;
-        if a == Action::Kong {
-            let v = crate::bot::eval::value(k, &after, &new_melds);
-            return Some((shanten_number(&after, new_melds.len()), v.round() as u32));
-        }
-        let each = after_each_discard(&after, new_melds.len());
-        let s = after.kinds().map(|d| each[d.index()]).min()?;
-        let v = after
-            .kinds()
-            .filter(|d| each[d.index()] == s)
-            .map(|d| {
-                let mut c = after;
-                c.remove(d);
-                crate::bot::eval::value(k, &c, &new_melds)
-            })
-            .fold(0.0f32, f32::max);
-        Some((s, v.round() as u32))
-    };
-    let what = |a: Action| match a {
-        Action::Chow(low) => format!("chow from {low}"),
-        Action::Pung => "pung".to_string(),
-        Action::Kong => "kong".to_string(),
-        _ => "claim".to_string(),
-    };
-    if recommended == Action::Pass {
-        // Say what the most tempting claim would have done.
-        let offer = legal
-            .iter()
-            .copied()
-            .filter(|a| *a != Action::Pass)
-            .filter_map(|a| judge(a).map(|r| (a, r)))
-            .min_by_key(|(_, (s, v))| (*s, std::cmp::Reverse(*v)));
-        return match offer {
-            Some((a, (s, _))) if s >= now => format!(
-                "Let {name} go: a {} leaves you {} from ready, as you are now, and shows your hand.",
-                what(a),
-                steps_or_ready(s)
-            ),
-            Some((a, (s, v))) => format!(
-                "Let {name} go: a {} would bring you to {} from ready, but the hand left is worth about {}, short of the {} minimum.",
-                what(a),
-                steps_or_ready(s),
-                points_text(v),
-                points_text(k.mcr.min_points)
-            ),
-            None => format!("Let {name} go: no claim on it helps your hand."),
-        };
-    }
-    match judge(recommended) {
-        Some((s, v)) => format!(
-            "Take {name} ({}): from {} to {} from ready, and the hand stays worth about {} (minimum {}).",
-            what(recommended),
-            steps_or_ready(now),
-            steps_or_ready(s),
-            points_text(v),
-            points_text(k.mcr.min_points)
-        ),
-        None => format!("Take {name} ({}).", what(recommended)),
-    }
 }
 
 #[cfg(test)]
@@ -907,6 +575,9 @@ mod tests {
         };
         assert_eq!(recommended, Action::ConcealedKong("1m".parse().unwrap()));
         assert!(reason.contains("kong of 1 of Characters"), "{reason}");
+        let zh = hint(&v).unwrap().reason().zh;
+        assert!(zh.starts_with("杠一万：") && zh.contains("暗杠"), "{zh}");
+        assert!(reads_as_chinese(&zh), "{zh}");
         assert!(
             reason.contains("from ready") || reason.contains("ready"),
             "{reason}"
@@ -934,5 +605,19 @@ mod tests {
             "{reason}"
         );
         assert!(reason.contains("4 of Characters"), "{reason}");
+        let zh = hint(&v).unwrap().reason().zh;
+        assert!(zh.contains("四万") && reads_as_chinese(&zh), "{zh}");
+        // A kong to rob that does not win says so in both languages.
+        v.decision.as_mut().unwrap().kind = DecisionKind::RobKong {
+            tile: "4m".parse().unwrap(),
+        };
+        v.decision.as_mut().unwrap().legal = vec![Action::Pass];
+        let w = hint(&v).unwrap().reason();
+        assert!(
+            w.en.contains("Robbing the kong on 4 of Characters"),
+            "{}",
+            w.en
+        );
+        assert_eq!(w.zh, "抢杠四万对你不成胡。");
     }
 }

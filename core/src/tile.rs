@@ -220,6 +220,16 @@ impl Tile {
         }
     }
 
+    /// The name players say at the table: 五万 and 五饼 as [`Tile::name_zh`], but an honor
+    /// by its one character (东 南 西 北 白 发 中); a flower as [`Tile::name_zh`].
+    pub fn short_name_zh(self) -> &'static str {
+        const HONORS: [&str; 7] = ["东", "南", "西", "北", "白", "发", "中"];
+        match self.suit() {
+            Suit::Honors => HONORS[self.rank() as usize - 1],
+            _ => self.name_zh(),
+        }
+    }
+
     /// English name, e.g. "5 of Characters", "East Wind", "White Dragon", "Spring".
     pub fn name_en(self) -> String {
         const HONORS: [&str; 7] = [
@@ -669,6 +679,8 @@ mod tests {
         }
         assert_eq!(Tile::from_index(42), None);
         assert_eq!(Tile::kind(4).name_zh(), "五万");
+        assert_eq!(Tile::RED.short_name_zh(), "中");
+        assert_eq!(Tile::kind(13).short_name_zh(), "五饼");
         assert_eq!(Tile::RED.name_en(), "Red Dragon");
     }
 

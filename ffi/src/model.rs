@@ -519,7 +519,7 @@ pub struct HintModel {
 impl HintModel {
     pub fn of(h: &Hint) -> HintModel {
         match h {
-            Hint::Win { reason } => HintModel {
+            Hint::Win { reason, .. } => HintModel {
                 recommended: Some(ActionModel::Win),
                 discards: vec![],
                 reason: reason.clone(),
@@ -528,6 +528,7 @@ impl HintModel {
                 recommended,
                 reason,
                 discards,
+                ..
             } => HintModel {
                 recommended: Some(ActionModel::of(*recommended)),
                 reason: reason.clone(),
@@ -549,6 +550,7 @@ impl HintModel {
             Hint::Claim {
                 recommended,
                 reason,
+                ..
             } => HintModel {
                 recommended: Some(ActionModel::of(*recommended)),
                 discards: vec![],

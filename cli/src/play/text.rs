@@ -373,10 +373,11 @@ pub fn final_block(t: &Table) -> Vec<String> {
 pub fn hint_block(h: &Hint, width: usize) -> Vec<String> {
     let mut out = Vec::new();
     match h {
-        Hint::Win { reason } => out.extend(wrap_text_at("hint: win — ", reason, width)),
+        Hint::Win { reason, .. } => out.extend(wrap_text_at("hint: win — ", reason, width)),
         Hint::Claim {
             recommended,
             reason,
+            ..
         } => {
             out.extend(wrap_text_at(
                 &format!("hint: {} — ", action_text(*recommended)),
@@ -388,6 +389,7 @@ pub fn hint_block(h: &Hint, width: usize) -> Vec<String> {
             recommended,
             reason,
             discards,
+            ..
         } => {
             let is_kong = matches!(recommended, Action::ConcealedKong(_) | Action::AddedKong(_));
             if is_kong {
