@@ -696,11 +696,7 @@ fn signed(v: i64) -> String {
 
 /// Unix seconds as `YYYY-MM-DD HH:MM` in UTC.
 fn date(unix: i64) -> String {
-    let c = CivilTime::of(unix, 0);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}",
-        c.year, c.month, c.day, c.hour, c.minute
-    )
+    CivilTime::of(unix, 0).to_string()
 }
 
 #[cfg(test)]

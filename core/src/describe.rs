@@ -41,6 +41,17 @@ impl CivilTime {
     }
 }
 
+/// `2026-12-05 21:13`: how logs, the terminal and messages write a moment.
+impl std::fmt::Display for CivilTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:04}-{:02}-{:02} {:02}:{:02}",
+            self.year, self.month, self.day, self.hour, self.minute
+        )
+    }
+}
+
 /// The Unicode mahjong glyph of `t` (the U+1F000 block: winds, dragons, the three suits,
 /// then plum/orchid/bamboo/chrysanthemum and spring/summer/autumn/winter).
 pub fn glyph(t: Tile) -> char {
@@ -313,5 +324,9 @@ mod tests {
         assert_eq!(at(951_782_400, 0), (2000, 2, 29, 0, 0));
         // 2026-12-05 21:13 UTC is the 6th at 05:13 in China.
         assert_eq!(at(1_796_505_180, 480), (2026, 12, 6, 5, 13));
+        assert_eq!(
+            CivilTime::of(1_796_505_180, 0).to_string(),
+            "2026-12-05 21:13"
+        );
     }
 }

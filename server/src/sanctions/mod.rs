@@ -81,7 +81,8 @@ pub fn refusal_text(s: &StoredSanction) -> (ErrorCode, String) {
         ("suspend", Some(until)) => (
             ErrorCode::AccountSuspended,
             format!(
-                "this account is suspended until {until} (unix seconds): {}",
+                "this account is suspended until {} UTC: {}",
+                utc(until),
                 s.reason
             ),
         ),
@@ -90,6 +91,12 @@ pub fn refusal_text(s: &StoredSanction) -> (ErrorCode, String) {
             format!("this account is banned: {}", s.reason),
         ),
     }
+}
+
+/// A time as people read it in a message ("2026-12-13 05:13"); the answer's `until` field
+/// keeps the number for faces that show it in the player's own zone.
+fn utc(unix_secs: i64) -> tongcheng_core::describe::CivilTime {
+    tongcheng_core::describe::CivilTime::of(unix_secs, 0)
 }
 
 /// The HTTP refusal, with `until` and `reason` in the body.

@@ -165,6 +165,11 @@ fn a_suspended_player_is_refused_and_bad_commands_change_nothing() {
         }) => {
             assert_eq!((status, code.as_str()), (403, "account_suspended"));
             assert!(message.contains("abuse in chat"), "{message}");
+            // The end as a date people read ("suspended until 2026-12-07 01:23 UTC").
+            assert!(
+                message.contains("suspended until 20") && message.contains(" UTC: "),
+                "{message}"
+            );
         }
         other => panic!("a suspended player logged in: {other:?}"),
     }
