@@ -15,7 +15,9 @@
 //! Chinese with points, each seat's payment and kong money), continuing a kept match, 我的牌局
 //! (kept hands a page at a time, statistics per rule set, a replay stepped move by move with
 //! the table drawn at each step and the record verified) and the settings (language, sound).
-//! Online play comes next.
+//! 飘 is asked before every hand where the rules have it; the bots move one at a time, a
+//! move seen every half second (the model asks the face to wake it), so a tap does only the
+//! player's own move. Online play comes next.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens,
 //! events, effects), `table` (the match against bots and its views), [`hands`] (what the
