@@ -177,7 +177,12 @@ mod tests {
             (e.until, e.reason.as_deref()),
             (Some(200), Some("relayed engine moves"))
         );
-        assert!(e.message.contains("until 200"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("until 1970-01-01 00:03 UTC: relayed engine moves"),
+            "{}",
+            e.message
+        );
         let e = refusal(&s("ban", None, false));
         assert_eq!((e.code, e.until), (ErrorCode::AccountBanned, None));
         assert_eq!(
