@@ -83,9 +83,31 @@ pub fn report<'a>(hands: impl IntoIterator<Item = &'a RankedRecord>, t: &Thresho
 /// Ranked hands read per store call.
 const PAGE: u32 = 500;
 
+/// Every ranked hand of `rules` played at or after `since` (unix seconds), read page by page
+/// so a report keeps counts, not records: each with its record, `None` when the record does
+/// not read. What the collusion and the assist reports both walk.
+pub fn each_ranked_hand(
+    store: &dyn crate::store::Store,
+    rules: &str,
+    since: i64,
+    mut each: impl FnMut(crate::store::RankedHand, Option<HandRecord>),
+) -> crate::store::Result<()> {
+    let mut after = 0;
+    loop {
+        let page = store.ranked_hands(rules, after, PAGE)?;
+        let Some(&(last, _)) = page.last() else {
+            return Ok(());
+        };
+        after = last;
+        for (_, h) in page.into_iter().filter(|(_, h)| h.played_at >= since) {
+            let record = HandRecord::from_json(&h.json).ok();
+            each(h, record);
+        }
+    }
+}
+
 /// The report over the ranked hands of `rules` in the store played at or after `since` (unix
-/// seconds), read page by page (the analysis keeps counts, not records). Runs on a blocking
-/// thread: it replays every hand, a few milliseconds each.
+/// seconds). Runs on a blocking thread: it replays every hand, a few milliseconds each.
 pub fn from_store(
     store: &dyn crate::store::Store,
     rules: &str,
@@ -93,22 +115,12 @@ pub fn from_store(
     t: &Thresholds,
 ) -> crate::store::Result<Report> {
     let mut tally = Tally::default();
-    let mut after = 0;
-    loop {
-        let page = store.ranked_hands(rules, after, PAGE)?;
-        let Some(&(last, _)) = page.last() else {
-            break;
-        };
-        after = last;
-        for (_, h) in page.into_iter().filter(|(_, h)| h.played_at >= since) {
-            match HandRecord::from_json(&h.json) {
-                Ok(record) => tally.add(&RankedRecord {
-                    accounts: h.accounts,
-                    record,
-                }),
-                Err(_) => tally.unreadable += 1,
-            }
-        }
-    }
+    each_ranked_hand(store, rules, since, |h, record| match record {
+        Some(record) => tally.add(&RankedRecord {
+            accounts: h.accounts,
+            record,
+        }),
+        None => tally.unreadable += 1,
+    })?;
     Ok(tally.report(t))
 }

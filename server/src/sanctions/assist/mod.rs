@@ -35,15 +35,13 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-use tongcheng_core::record::HandRecord;
-
 pub use replay::{Judged, analyze_hand, rank_of, ranking};
 pub use tally::{AccountCounts, Figures, Tally, figures};
 pub use tongcheng_api::sanctions::{
     AssistAccount, AssistFlag, AssistReport, AssistThresholds, PeerMeasure,
 };
 
-use crate::collusion::RankedRecord;
+use crate::collusion::{RankedRecord, each_ranked_hand};
 
 /// Think times of each kind an account needs before its timing is measured.
 pub const MIN_TIMED: usize = 20;
@@ -87,9 +85,6 @@ pub const TIMING_PRIOR: Prior = Prior {
     spread: 0.15,
 };
 
-/// Ranked hands read per store call.
-const PAGE: u32 = 500;
-
 /// The report over the ranked hands of `rules` played at or after `since`, with the
 /// accounts' ratings in that rule set. Replays every hand (the hard bot's ranking at each
 /// decision): run it on a blocking thread.
@@ -100,26 +95,16 @@ pub fn from_store(
     t: &AssistThresholds,
 ) -> crate::store::Result<AssistReport> {
     let mut tally = Tally::default();
-    let mut after = 0;
-    loop {
-        let page = store.ranked_hands(rules, after, PAGE)?;
-        let Some(&(last, _)) = page.last() else {
-            break;
-        };
-        after = last;
-        for (_, h) in page.into_iter().filter(|(_, h)| h.played_at >= since) {
-            match HandRecord::from_json(&h.json) {
-                Ok(record) => tally.add(
-                    &RankedRecord {
-                        accounts: h.accounts,
-                        record,
-                    },
-                    &h.think,
-                ),
-                Err(_) => tally.unreadable += 1,
-            }
-        }
-    }
+    each_ranked_hand(store, rules, since, |h, record| match record {
+        Some(record) => tally.add(
+            &RankedRecord {
+                accounts: h.accounts,
+                record,
+            },
+            &h.think,
+        ),
+        None => tally.unreadable += 1,
+    })?;
     let mut ratings = BTreeMap::new();
     for &a in tally.accounts.keys() {
         if let Some(r) = store.rating(a, rules)? {
