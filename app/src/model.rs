@@ -366,9 +366,9 @@ impl App {
             return;
         }
         self.my_hands.opening = None;
-        match record {
-            Some(r) => {
-                self.replay = Some(Replay::new(seat, *r));
+        match record.and_then(|r| Replay::new(seat, *r)) {
+            Some(replay) => {
+                self.replay = Some(replay);
                 self.screen = Screen::Replay;
             }
             None => self.my_hands.unreadable = true,

@@ -27,7 +27,10 @@ pub struct Replay {
 }
 
 impl Replay {
-    pub fn new(seat: u8, record: HandRecord) -> Replay {
+    /// The replay of a kept hand; `None` when its setup cannot make a game (a damaged or
+    /// forged record: it is never played, only said to be unreadable).
+    pub fn new(seat: u8, record: HandRecord) -> Option<Replay> {
+        record::check_setup(&record.setup).ok()?;
         let verified = record::replay(&record).is_ok();
         let game = Game::new(record.setup.clone());
         let mut replay = Replay {
@@ -40,7 +43,7 @@ impl Replay {
             verified,
         };
         replay.refused_at = replay.first_refused();
-        replay
+        Some(replay)
     }
 
     /// The first move the engine refuses (a damaged record), if any.

@@ -578,6 +578,24 @@ fn a_damaged_history_shows_what_reads_and_says_what_does_not() {
         panic!("a missing hand leaves the list up")
     };
     assert_eq!(after.notice.as_deref(), Some("这一局读不出来"));
+    // A kept record whose setup cannot make a game (a dealer level its rules do not have):
+    // said, never played.
+    let mut forged: serde_json::Value = serde_json::from_str(&face.shelf.to_json()).unwrap();
+    forged[0]["record"]["setup"]["dealer_level"] = serde_json::json!(200);
+    let mut face = ShelfFace {
+        app: App::new(Settings::default(), None, 31, 0),
+        shelf: Shelf::from_json(&forged.to_string()),
+        clock_secs: 0,
+    };
+    face.tap(Tap::MyHands);
+    let View::MyHands(list) = face.app.view() else {
+        panic!()
+    };
+    face.tap(list.hands[0].open.tap.clone());
+    let View::MyHands(after) = face.app.view() else {
+        panic!("a forged hand is not replayed")
+    };
+    assert_eq!(after.notice.as_deref(), Some("这一局读不出来"));
     // A page past the end is refused; the list stays.
     assert!(face.tap(Tap::Page { offset: 500 }).is_empty());
 }

@@ -492,7 +492,8 @@ pub fn replay(record: &HandRecord) -> Result<Game, ReplayError> {
 }
 
 /// The setup's own consistency: playable rules, a real dealer, a dealer level the rules have.
-fn check_setup(setup: &HandSetup) -> Result<(), ReplayError> {
+/// What must hold before a game is built from a setup read from outside.
+pub fn check_setup(setup: &HandSetup) -> Result<(), ReplayError> {
     setup
         .rules
         .validate()
