@@ -8,6 +8,7 @@
 # without them) and binaryen (wasm-opt) from Debian, the rest through scripts/web.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/timed.sh
 
 need=()
 command -v chromium >/dev/null || need+=(chromium)
@@ -21,7 +22,7 @@ if [ ${#need[@]} -gt 0 ]; then
     ($sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" >/dev/null)
 fi
 
-bash scripts/web.sh --build-only
+timed bash scripts/web.sh --build-only
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory web/dist >/dev/null 2>&1 &
 server=$!
@@ -31,5 +32,5 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 shots=${SHOTS:-target/screens}
-node web/tests/journey.mjs "http://127.0.0.1:$port/" "$shots"
+timed node web/tests/journey.mjs "http://127.0.0.1:$port/" "$shots"
 echo "browser: screenshots in $shots"

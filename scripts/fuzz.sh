@@ -15,6 +15,7 @@
 #   bash scripts/fuzz.sh 600 record engine
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/timed.sh
 
 secs=${1:-60}
 if ! [[ "$secs" =~ ^[0-9]+$ ]] || [ "$secs" -eq 0 ]; then
@@ -26,7 +27,7 @@ shift $(( $# > 0 ? 1 : 0 ))
 if ! cargo fuzz --version >/dev/null 2>&1; then
   # A debug build: cargo-fuzz only starts cargo and the fuzzer, and an unoptimised build is quicker
   # (this runs on every fresh CI machine).
-  cargo install cargo-fuzz --locked --debug
+  timed cargo install cargo-fuzz --locked --debug
 fi
 export RUSTC_BOOTSTRAP=1
 

@@ -6,23 +6,25 @@
 # Kotlin compiler from PyPI, the wasm toolchain and the page's npm packages) on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/timed.sh
 
-cargo test --workspace
+timed cargo test --workspace --no-run
+timed cargo test --workspace
 # The plain (non-SSE2) hand-analysis paths that ARM phones run, tested on x86 as well.
-cargo test -p tongcheng-core --features scalar --lib
+timed cargo test -p tongcheng-core --features scalar --lib
 
 # The phone boundary: Kotlin on the JVM against the real library (installs its toolchain).
-bash tests/kotlin/run.sh
+timed bash tests/kotlin/run.sh
 
 # The CLI as `cargo test` built it (test profile: optimised, debug assertions on).
-cargo build -q --profile test -p tongcheng-cli
+timed cargo build -q --profile test -p tongcheng-cli
 if ! python3 -c "import MahjongGB" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check pymahjonggb==1.4.0
 fi
-python3 tests/crosscheck/shanten_vs_pymahjonggb.py target/debug/tongcheng 5000 7
+timed python3 tests/crosscheck/shanten_vs_pymahjonggb.py target/debug/tongcheng 5000 7
 if [ -f tests/crosscheck/fan_vs_pymahjonggb.py ]; then
-  python3 tests/crosscheck/fan_vs_pymahjonggb.py target/debug/tongcheng
+  timed python3 tests/crosscheck/fan_vs_pymahjonggb.py target/debug/tongcheng
 fi
 
 # The browser face: built for WebAssembly and played in Chromium (Playwright, axe-core).
-bash scripts/browser.sh
+timed bash scripts/browser.sh

@@ -11,6 +11,7 @@
 # wasm-opt (Debian's binaryen) shrinks the module when it is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/timed.sh
 
 listen=127.0.0.1:8080
 serve=1
@@ -26,9 +27,9 @@ bindgen=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); pr
 rustup target add wasm32-unknown-unknown >/dev/null
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $bindgen\$"; then
   # Not --locked: the index here may lag the tool's own lockfile by a patch release.
-  cargo install wasm-bindgen-cli --version "$bindgen"
+  timed cargo install wasm-bindgen-cli --version "$bindgen"
 fi
-cargo build --release -p tongcheng-web --target wasm32-unknown-unknown
+timed cargo build --release -p tongcheng-web --target wasm32-unknown-unknown
 wasm=target/wasm32-unknown-unknown/release/tongcheng_web.wasm
 if command -v wasm-opt >/dev/null; then
   # Before wasm-bindgen, not after: Debian's binaryen (108) predates the reference-types
@@ -42,7 +43,7 @@ rm -rf web/pkg
 wasm-bindgen --target web --out-dir web/pkg "$wasm"
 
 cd web
-npm ci --no-audit --no-fund
+timed npm ci --no-audit --no-fund
 npm run build
 # The service worker keeps every built file for offline play, under a name of this build.
 node -e '
