@@ -2,7 +2,8 @@
 # The browser face's tests: builds the face (scripts/web.sh --build-only), serves the built
 # files on a free loopback port with no server behind them (the page plays offline), and runs
 # the Playwright journey in Debian's Chromium at phone and desktop sizes, with axe-core on
-# every screen. Screenshots go to $SHOTS (default target/screens).
+# every screen; then serves them with the server (built as `cargo test` builds it) and runs
+# the online journey (login in the browser). Screenshots go to $SHOTS (default target/screens).
 #
 # Installs what it needs on a fresh machine: chromium, the CJK fonts (Chinese shows as boxes
 # without them) and binaryen (wasm-opt) from Debian, the rest through scripts/web.sh.
@@ -33,4 +34,20 @@ for _ in $(seq 50); do
 done
 shots=${SHOTS:-target/screens}
 timed node web/tests/journey.mjs "http://127.0.0.1:$port/" "$shots"
+
+# Online: the same face served by the server (same origin as the API), signing in. The
+# server as `cargo test` built it (nothing to build when it did).
+[ "${TONGCHENG_PREBUILT:-}" = 1 ] || cargo build -q --profile test -p tongcheng-server
+run=$(mktemp -d)
+target/debug/tongcheng-server --listen 127.0.0.1:0 --database "sqlite:$run/server.db" \
+  --web-dir web/dist >"$run/out" 2>"$run/log" &
+api=$!
+trap 'kill $server $api 2>/dev/null || true; rm -rf "$run"' EXIT
+for _ in $(seq 100); do
+  grep -q "listening on" "$run/out" 2>/dev/null && break
+  sleep 0.1
+done
+origin=$(grep -o 'http://[0-9.:]*' "$run/out" | head -1)
+[ -n "$origin" ] || { cat "$run/log" >&2; echo "browser: the server did not start" >&2; exit 1; }
+timed node web/tests/online.mjs "$origin/" "$shots"
 echo "browser: screenshots in $shots"

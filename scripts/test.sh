@@ -10,14 +10,14 @@ source scripts/timed.sh
 
 timed cargo test --workspace --no-run
 timed cargo test --workspace
-# The plain (non-SSE2) hand-analysis paths that ARM phones run, tested on x86 as well.
-timed cargo test -p tongcheng-core --features scalar --lib
+# What the steps below run (the phone library and its bindings generator, the server, the
+# CLI) is what that build made, with the tests' features: nothing is built again.
+export TONGCHENG_PREBUILT=1
 
 # The phone boundary: Kotlin on the JVM against the real library (installs its toolchain).
 timed bash tests/kotlin/run.sh
 
 # The CLI as `cargo test` built it (test profile: optimised, debug assertions on).
-timed cargo build -q --profile test -p tongcheng-cli
 if ! python3 -c "import MahjongGB" 2>/dev/null; then
   python3 -m pip install --quiet --disable-pip-version-check pymahjonggb==1.4.0
 fi

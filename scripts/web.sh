@@ -27,7 +27,9 @@ bindgen=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); pr
 rustup target add wasm32-unknown-unknown >/dev/null
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $bindgen\$"; then
   # Not --locked: the index here may lag the tool's own lockfile by a patch release.
-  timed cargo install wasm-bindgen-cli --version "$bindgen"
+  # A debug build: it compiles in a third of the time, and binding one module takes it
+  # about a second either way (this runs on every fresh CI machine).
+  timed cargo install wasm-bindgen-cli --version "$bindgen" --debug
 fi
 timed cargo build --release -p tongcheng-web --target wasm32-unknown-unknown
 wasm=target/wasm32-unknown-unknown/release/tongcheng_web.wasm

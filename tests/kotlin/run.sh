@@ -40,11 +40,14 @@ PY
   rm -rf "$tmp"
 fi
 
-# The test profile (optimised, debug assertions on): the library and the server are what
-# `cargo test --workspace` already compiled, so CI builds no release profile for this.
+# The test profile (optimised, debug assertions on); under scripts/test.sh
+# (TONGCHENG_PREBUILT=1) the library, the generator and the server are what `cargo test
+# --workspace` already compiled, so nothing is built again.
 # TONGCHENG_PROFILE=release tests the release library instead.
 profile=${TONGCHENG_PROFILE:-test}
 [ "$profile" = release ] && libdir=target/release || libdir=target/debug
+# Prebuilt by `cargo test`: the library sits where dependencies are built.
+[ "$profile" = test ] && [ "${TONGCHENG_PREBUILT:-}" = 1 ] && libdir=target/debug/deps
 TONGCHENG_PROFILE=$profile bash scripts/bindings.sh >/dev/null
 out=build/kotlin-tests
 rm -rf "$out"
@@ -57,6 +60,6 @@ java -cp "$compiler" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
 # A fixed, pre-touched heap: RSS changes then show native memory, which the leak test checks.
 # The login/sync test talks to a real server process (a debug build is enough; `cargo test
 # --workspace` has usually built it already).
-cargo build -q --profile test -p tongcheng-server
+[ "${TONGCHENG_PREBUILT:-}" = 1 ] || cargo build -q --profile test -p tongcheng-server
 java -Xss4m -Xms256m -Xmx256m -XX:+AlwaysPreTouch -Djna.library.path=$libdir \
   -Dtongcheng.server=target/debug/tongcheng-server -cp "$out:$stdlib:$jna" TongchengTestsKt

@@ -145,16 +145,40 @@ pub(crate) fn key(counts: &[u8]) -> usize {
 pub(crate) fn merge_upto<const K: usize>(a: &Dist, b: &Dist) -> Dist {
     // In SSE2 registers all five entries cost no more than a few: entries above `K` are
     // then exact too, which no caller minds.
-    if K >= 4
-        || cfg!(all(
-            target_arch = "x86_64",
-            target_feature = "sse2",
-            not(feature = "scalar")
-        ))
-    {
+    if K >= 4 || simd() {
         return merge_full(a, b);
     }
     merge_upto_scalar::<K>(a, b)
+}
+
+// The tests run the plain paths (what ARM phones run) beside the SSE2 ones in one build:
+// while this thread's flag is set, the SSE2 paths step aside.
+#[cfg(test)]
+thread_local! {
+    static FORCE_SCALAR: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` on the plain (non-SIMD) paths, as a build without SSE2 would.
+#[cfg(test)]
+pub(crate) fn with_scalar<T>(f: impl FnOnce() -> T) -> T {
+    FORCE_SCALAR.with(|c| c.set(true));
+    let out = f();
+    FORCE_SCALAR.with(|c| c.set(false));
+    out
+}
+
+/// Whether the SSE2 paths run: on x86-64 (unless the `scalar` feature, or a test, says no).
+#[inline(always)]
+fn simd() -> bool {
+    #[cfg(test)]
+    if FORCE_SCALAR.with(std::cell::Cell::get) {
+        return false;
+    }
+    cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "sse2",
+        not(feature = "scalar")
+    ))
 }
 
 /// [`merge_upto`] without SIMD: entries for more than `K` sets stay at the maximum.
@@ -183,17 +207,10 @@ pub(crate) fn merge_full(a: &Dist, b: &Dist) -> Dist {
         target_feature = "sse2",
         not(feature = "scalar")
     ))]
-    {
-        merge_full_sse2(a, b)
+    if simd() {
+        return merge_full_sse2(a, b);
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "scalar")
-    )))]
-    {
-        merge_full_scalar(a, b)
-    }
+    merge_full_scalar(a, b)
 }
 
 /// [`merge_full`] with SSE2: both rows of a vector in one register (no pair in bytes 0–4,
@@ -247,14 +264,6 @@ fn merge_full_sse2(a: &Dist, b: &Dist) -> Dist {
 
 /// [`merge_full`] as plain loops with fixed bounds (the reference the SSE2 version is tested
 /// against).
-#[cfg_attr(
-    all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "scalar")
-    ),
-    allow(dead_code)
-)]
 #[inline(always)]
 fn merge_full_scalar(a: &Dist, b: &Dist) -> Dist {
     let mut out = [[u8::MAX; 5]; 2];
@@ -316,7 +325,7 @@ pub(crate) fn final_against((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
         target_feature = "sse2",
         not(feature = "scalar")
     ))]
-    {
+    if simd() {
         use std::arch::x86_64::*;
         // SAFETY: only compiled when SSE2 is enabled at build time (always, on x86-64); the
         // intrinsics below are register-only.
@@ -330,28 +339,13 @@ pub(crate) fn final_against((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
             let m = _mm_min_epu8(m, _mm_srli_epi64::<32>(m));
             let m = _mm_min_epu8(m, _mm_srli_epi64::<16>(m));
             let m = _mm_min_epu8(m, _mm_srli_epi64::<8>(m));
-            (_mm_cvtsi128_si32(m) & 0xFF) as u8
+            return (_mm_cvtsi128_si32(m) & 0xFF) as u8;
         }
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "scalar")
-    )))]
-    {
-        final_against_scalar((row0, row1), side)
-    }
+    final_against_scalar((row0, row1), side)
 }
 
 /// [`final_against`] as plain loops: what ARM phones run (and the `scalar` feature on x86).
-#[cfg_attr(
-    all(
-        target_arch = "x86_64",
-        target_feature = "sse2",
-        not(feature = "scalar")
-    ),
-    allow(dead_code)
-)]
 #[inline(always)]
 fn final_against_scalar((row0, row1): (u64, u64), side: &FinalSide) -> u8 {
     let (a0, a1) = (row0.to_le_bytes(), row1.to_le_bytes());
