@@ -341,4 +341,60 @@ mod tests {
         let codes = s["ErrorCode"]["enum"].as_array().unwrap();
         assert_eq!(codes.len(), crate::ErrorCode::KNOWN.len());
     }
+
+    /// The server refuses unknown fields in every JSON body it takes, so every request body's
+    /// object schema says `additionalProperties: false` (and so do the objects inside it).
+    #[test]
+    fn every_request_body_is_closed() {
+        let doc = json();
+        let schemas = &doc["components"]["schemas"];
+        /// Every object schema reachable from `v`, references followed (each name once).
+        fn objects(
+            v: &serde_json::Value,
+            schemas: &serde_json::Value,
+            seen: &mut Vec<String>,
+            out: &mut Vec<serde_json::Value>,
+        ) {
+            if let Some(r) = v["$ref"].as_str() {
+                let name = r.rsplit('/').next().unwrap().to_string();
+                if !seen.contains(&name) {
+                    seen.push(name.clone());
+                    objects(&schemas[&name], schemas, seen, out);
+                }
+                return;
+            }
+            if v.get("properties").is_some_and(|p| p.is_object()) {
+                out.push(v.clone());
+            }
+            match v {
+                serde_json::Value::Object(m) => {
+                    m.values().for_each(|x| objects(x, schemas, seen, out))
+                }
+                serde_json::Value::Array(a) => {
+                    a.iter().for_each(|x| objects(x, schemas, seen, out))
+                }
+                _ => {}
+            }
+        }
+        let mut bodies = 0;
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                let Some(schema) = op["requestBody"]["content"]["application/json"].get("schema")
+                else {
+                    continue;
+                };
+                bodies += 1;
+                let mut found = Vec::new();
+                objects(schema, schemas, &mut Vec::new(), &mut found);
+                assert!(!found.is_empty(), "{method} {path}: no object in its body");
+                for o in found {
+                    assert_eq!(
+                        o["additionalProperties"], false,
+                        "{method} {path}: an object in its body takes unknown fields: {o}"
+                    );
+                }
+            }
+        }
+        assert!(bodies >= 8, "only {bodies} request bodies found");
+    }
 }

@@ -67,6 +67,14 @@ pub(crate) struct Args {
     /// Worker threads of the load generator.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// Slow and silent sockets opened from `--slow-from` once every player has arrived, each
+    /// held until the server closes it or the play time ends: the honest players' latency
+    /// beside an attack, and what it costs the server.
+    #[arg(long, default_value_t = 0)]
+    pub slow_sockets: usize,
+    /// The attacking address of `--slow-sockets` (loopback; the players use 127.0.0.2 on).
+    #[arg(long, default_value = "127.200.0.1")]
+    pub slow_from: std::net::IpAddr,
     /// Print progress every this many seconds on stderr (0: never).
     #[arg(long, default_value_t = 10)]
     pub progress_secs: u64,
@@ -104,6 +112,9 @@ impl Args {
     pub(crate) fn check(&self) -> Result<(), String> {
         if self.players == 0 || self.players > MAX_PLAYERS {
             return Err(format!("--players must be 1 to {MAX_PLAYERS}"));
+        }
+        if self.slow_sockets > 0 && !self.slow_from.is_loopback() {
+            return Err("--slow-from must be a loopback address".into());
         }
         if self.nodes == 0 || self.nodes > 16 {
             return Err("--nodes must be 1 to 16".into());

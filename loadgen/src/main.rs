@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod attack;
 mod player;
 mod report;
 mod run;

@@ -39,6 +39,35 @@ pub(crate) struct Report {
     /// CPU seconds the server process used during the run.
     pub server_cpu_secs: Option<f64>,
     pub secs: f64,
+    /// `--slow-sockets`: what the attack beside the players saw (absent without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slow_sockets: Option<SlowSockets>,
+}
+
+/// The slow and silent sockets of one address beside the load.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct SlowSockets {
+    /// Sockets the attacker tried to hold.
+    pub sockets: usize,
+    /// Connections opened.
+    pub opened: u64,
+    /// Connections the server closed.
+    pub closed: u64,
+    /// Connections the operating system refused.
+    pub refused: u64,
+    /// Connections that still looked open to the attacker when the play time ended: the
+    /// kernel completed them but the server never accepted them (its listen queue was full),
+    /// so the server holds nothing for them (see `server_held_at_end`).
+    pub open_at_end: u64,
+    /// The longest a connection lived before the server closed it.
+    pub longest_closed_secs: f64,
+    /// The most connections from the attacking address the server's side held at once, and
+    /// how many it held when the play time ended (the kernel's table, sampled every 250 ms).
+    pub server_held_peak: Option<usize>,
+    pub server_held_at_end: Option<usize>,
+    /// The server's resident memory at its most during the attack, less what it was when
+    /// the attack began.
+    pub server_rss_delta_mb: Option<f64>,
 }
 
 /// Counters shared by the players and the monitor.

@@ -10,8 +10,9 @@ use tongcheng_client::api::{NoBody, NoParams};
 use tongcheng_client::{AsyncHttpApi, HttpOptions, LockExt, RetryPolicy};
 
 use crate::args::Args;
+use crate::attack;
 use crate::player::player;
-use crate::report::{Counters, Report, quantile_ms};
+use crate::report::{Counters, Report, SlowSockets, quantile_ms};
 use crate::server::{ServerProcess, cpu_secs, nats_prefix, rss_kb};
 
 /// What the players share.
@@ -100,7 +101,7 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
     let cpu_start = summed(servers, cpu_secs);
     let start = Instant::now();
     let done = Arc::new(AtomicBool::new(false));
-    let monitor = tokio::spawn(monitor(ctx.clone(), pids, done.clone(), start));
+    let monitor = tokio::spawn(monitor(ctx.clone(), pids.clone(), done.clone(), start));
     let mut players = Vec::with_capacity(args.players);
     let ramp = Duration::from_secs(args.ramp_secs);
     for i in 0..args.players {
@@ -112,8 +113,18 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
         }));
     }
     let play_end = start + ramp + Duration::from_secs(args.secs);
+    let attack = if args.slow_sockets > 0 {
+        tokio::time::sleep_until((start + ramp).into()).await;
+        Some(slow_sockets(args, &ctx.urls[0], pids.clone(), play_end)?)
+    } else {
+        None
+    };
     tokio::time::sleep_until(play_end.into()).await;
     ctx.stopping.store(true, Relaxed);
+    let slow_sockets = match attack {
+        Some(a) => Some(a.finish().await),
+        None => None,
+    };
     let grace = tokio::time::sleep(Duration::from_secs(args.grace_secs));
     tokio::pin!(grace);
     let mut left = players.len();
@@ -170,7 +181,84 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
             _ => None,
         },
         secs,
+        slow_sockets,
     })
+}
+
+/// The attack under way: its counters, its sockets and the sampler of the server's memory
+/// and of the connections it holds from the attacker.
+struct Attack {
+    sockets: usize,
+    counts: Arc<attack::AttackCounts>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    rss_at_start: Option<u64>,
+    sampler: tokio::task::JoinHandle<Sampled>,
+}
+
+/// What the sampler saw every 250 ms.
+#[derive(Default)]
+struct Sampled {
+    rss_peak: Option<u64>,
+    held_peak: Option<usize>,
+    held_at_end: Option<usize>,
+}
+
+/// Starts `--slow-sockets` against the first node, with its sampler.
+fn slow_sockets(args: &Args, url: &str, pids: Vec<u32>, end: Instant) -> Result<Attack, String> {
+    let server = attack::server_addr(url)?;
+    let from = match args.slow_from {
+        std::net::IpAddr::V4(ip) => ip,
+        std::net::IpAddr::V6(_) => return Err("--slow-from must be an IPv4 address".into()),
+    };
+    let rss_at_start = rss_of(&pids);
+    let (counts, tasks) = attack::start(server, args.slow_from, args.slow_sockets, end);
+    let sampler = tokio::spawn(async move {
+        let mut seen = Sampled::default();
+        loop {
+            if let Some(r) = rss_of(&pids) {
+                seen.rss_peak = Some(seen.rss_peak.map_or(r, |p| p.max(r)));
+            }
+            seen.held_at_end = attack::server_held(server.port(), from);
+            if let Some(h) = seen.held_at_end {
+                seen.held_peak = Some(seen.held_peak.map_or(h, |p| p.max(h)));
+            }
+            if Instant::now() >= end {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    });
+    Ok(Attack {
+        sockets: args.slow_sockets,
+        counts,
+        tasks,
+        rss_at_start,
+        sampler,
+    })
+}
+
+impl Attack {
+    async fn finish(self) -> SlowSockets {
+        for t in self.tasks {
+            let _ = t.await;
+        }
+        let seen = self.sampler.await.unwrap_or_default();
+        let c = &self.counts;
+        SlowSockets {
+            sockets: self.sockets,
+            opened: c.opened.load(Relaxed),
+            closed: c.closed.load(Relaxed),
+            refused: c.refused.load(Relaxed),
+            open_at_end: c.open_at_end.load(Relaxed),
+            longest_closed_secs: c.longest_closed_ms.load(Relaxed) as f64 / 1000.0,
+            server_held_peak: seen.held_peak,
+            server_held_at_end: seen.held_at_end,
+            server_rss_delta_mb: match (self.rss_at_start, seen.rss_peak) {
+                (Some(a), Some(p)) => Some(p.saturating_sub(a) as f64 / 1024.0),
+                _ => None,
+            },
+        }
+    }
 }
 
 #[derive(Default)]
@@ -187,13 +275,16 @@ fn gauge(text: &str, name: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// The processes' resident memory summed, in KB (none without processes).
+fn rss_of(pids: &[u32]) -> Option<u64> {
+    (!pids.is_empty()).then(|| pids.iter().filter_map(|p| rss_kb(*p)).sum())
+}
+
 /// Reads the servers' gauges and memory every second; prints progress.
 async fn monitor(ctx: Arc<Ctx>, pids: Vec<u32>, done: Arc<AtomicBool>, start: Instant) -> Peaks {
     let mut peaks = Peaks::default();
     let mut last_print = Instant::now();
-    let rss_now = || -> Option<u64> {
-        (!pids.is_empty()).then(|| pids.iter().filter_map(|p| rss_kb(*p)).sum())
-    };
+    let rss_now = || rss_of(&pids);
     // One try each second: a late answer is read again at the next.
     let once = RetryPolicy {
         attempts: 1,

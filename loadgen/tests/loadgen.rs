@@ -1,7 +1,8 @@
 //! A small load run, as CI can afford it: 400 players on loopback log in, queue (ranked, each
-//! from its own address), play one-hand matches at a quick pace for 30 s of queueing, and
+//! from its own address), play one-hand matches at a quick pace for 20 s of queueing, and
 //! every match they started must finish with no error of any kind (every hand's wall checked
-//! by the players' seat streams too). The server runs in this test's process, on its own
+//! by the players' seat streams too), while 150 slow and silent sockets from one other
+//! address try to hold connections: the server closes every one within its header timeout. The server runs in this test's process, on its own
 //! runtime; the load generator is the real binary, pointed at it with `--server` and this
 //! process's id (so its memory is the server's, with the test's small share). The figures for
 //! 10,000 players come from the same binary in release (docs/server.md).
@@ -53,7 +54,9 @@ fn four_hundred_players_finish_every_match_without_an_error() {
             "--ramp-secs",
             "5",
             "--secs",
-            "25",
+            "15",
+            "--slow-sockets",
+            "150",
             "--grace-secs",
             "240",
             "--think-ms",
@@ -89,4 +92,15 @@ fn four_hundred_players_finish_every_match_without_an_error() {
         report["server_kb_per_player"].as_f64().is_some(),
         "{report}"
     );
+    // The attack: the address's 64 connections are held until the header timeout (10 s),
+    // the rest closed on arrival; every one is closed, and none lives past the timeout.
+    let slow = &report["slow_sockets"];
+    assert_eq!(slow["sockets"], 150, "{report}");
+    assert_eq!(slow["closed"], 150, "{report}");
+    assert!(
+        slow["longest_closed_secs"].as_f64().unwrap() < 12.0,
+        "{report}"
+    );
+    assert!(slow["server_held_peak"].as_u64().unwrap() <= 64, "{report}");
+    assert_eq!(slow["server_held_at_end"], 0, "{report}");
 }

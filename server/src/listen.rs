@@ -31,6 +31,36 @@ use tower::ServiceExt;
 
 use crate::metrics::Metrics;
 
+/// Connections the kernel queues for the accept loop: the most `listen(2)` takes here
+/// (Linux caps it at `net.core.somaxconn`, 4096 by default). The accept loop empties the
+/// queue in microseconds, but a burst — thousands of players reconnecting after a network
+/// blip, or one address opening two thousand sockets at once — overflows the 1,024 that
+/// `TcpListener::bind` asks for, and the overflow's handshakes are dropped and retried by
+/// the clients for up to a minute.
+pub const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listens on `addr` (any of its resolved addresses, the first that binds) with
+/// [`LISTEN_BACKLOG`].
+pub async fn bind(addr: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for a in tokio::net::lookup_host(addr).await? {
+        let socket = if a.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        // As std's and tokio's own bind do, so a restarted server gets its port back at once.
+        socket.set_reuseaddr(true)?;
+        match socket.bind(a).and_then(|()| socket.listen(LISTEN_BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    }))
+}
+
 /// How connections are bounded.
 #[derive(Clone, Copy, Debug)]
 pub struct ConnLimits {

@@ -194,7 +194,7 @@ fn run(
     }
     let rt = rt.enable_all().build().map_err(|e| e.to_string())?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(&listen)
+        let listener = tongcheng_server::listen::bind(&listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
