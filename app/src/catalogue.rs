@@ -104,6 +104,12 @@ pub enum Text {
     OtherWon,
     NoPiao,
     PiaoEachHand,
+    SignedIn,
+    Connecting,
+    OfflinePlay,
+    Reconnect,
+    NoKeyStore,
+    NoRatingYet,
 }
 
 impl Text {
@@ -198,6 +204,18 @@ impl Text {
             OtherWon => ("他家胡", "Another seat won"),
             NoPiao => ("不飘", "None"),
             PiaoEachHand => ("每局选飘", "Chosen each hand"),
+            SignedIn => ("已登录", "Signed in"),
+            Connecting => ("正在连接服务器…", "Connecting to the server…"),
+            OfflinePlay => (
+                "未连接服务器：单机对战照常可玩",
+                "Not connected: playing against bots works offline",
+            ),
+            Reconnect => ("重新连接", "Reconnect"),
+            NoKeyStore => (
+                "这个浏览器不能保存登录密钥：只能单机对战",
+                "This browser cannot keep a login key: bots only",
+            ),
+            NoRatingYet => ("还没有排位成绩", "No ranked results yet"),
             Piao => ("飘", "Float (飘)"),
             PiaoAsk => (
                 "本局飘几分？（飘分翻倍计入输赢）",

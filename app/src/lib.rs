@@ -5,7 +5,8 @@
 //! faces are UniFFI (phones), wasm-bindgen (the browser) and the terminal, and plain
 //! functions over serde values bind to all three without a framework's bridge. A face sends
 //! [`Event`]s (a tap, its clock) to [`App::update`], performs the [`Effect`]s it gets back
-//! (keep a hand, keep the match or the settings, play a sound, wake the model at a time) and
+//! (keep a hand, keep the match or the settings, play a sound, wake the model at a time,
+//! load the device key, sign, make an HTTP request) and
 //! draws [`App::view`]: every word comes from the [`catalogue`] in the player's language
 //! (简体中文 unless he chose English), every button says whether it is enabled.
 //!
@@ -17,17 +18,22 @@
 //! the table drawn at each step and the record verified) and the settings (language, sound).
 //! 飘 is asked before every hand where the rules have it; the bots move one at a time, a
 //! move seen every half second (the model asks the face to wake it), so a tap does only the
-//! player's own move. Online play comes next.
+//! player's own move. Online, so far: login whenever the face says the network is there (the
+//! device key stays in the face's key store; the model asks for the public key and one
+//! signature, and names each request by the API crate's endpoint types), the account and its
+//! ratings on the home screen, and why not when the server refuses. The online table comes
+//! next.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens,
 //! events, effects), `table` (the match against bots and its views), [`hands`] (what the
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
-//! `my_hands` and `replay` (those screens).
+//! `my_hands` and `replay` (those screens), `online` (the account).
 
 pub mod catalogue;
 pub mod hands;
 pub mod model;
 mod my_hands;
+mod online;
 mod replay;
 mod table;
 pub mod view;
@@ -36,4 +42,6 @@ pub use catalogue::{Lang, Text};
 pub use hands::{HandStats, HandSummary, KeptHand, Shelf};
 pub use model::{App, Effect, Event, Settings, Sound, Tap};
 pub use table::ClaimKind;
-pub use view::View;
+/// The engine's lookup tables, built ahead: a face calls it once its first screen is drawn.
+pub use tongcheng_core::prepare;
+pub use view::{OnlineView, View};

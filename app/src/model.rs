@@ -15,6 +15,7 @@ use tongcheng_core::tile::Tile;
 use crate::catalogue::{Lang, Text, clock_name, level_name, preset_name};
 use crate::hands::{HandStats, HandSummary};
 use crate::my_hands::{DEFAULT_UTC_OFFSET_MIN, MyHands};
+use crate::online::Online;
 use crate::replay::Replay;
 use crate::table::{ClaimKind, Offline};
 use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
@@ -45,6 +46,22 @@ pub enum Event {
         id: u64,
         seat: u8,
         record: Option<Box<HandRecord>>,
+    },
+    /// The network came (`up`) or went, as the face sees it; at start too. Login starts
+    /// when it is up.
+    Network { up: bool },
+    /// The answer to [`Effect::LoadKey`]: the device's Ed25519 public key (64 hex digits),
+    /// `None` when the face cannot keep a key (online play is then off).
+    KeyLoaded { public_key: Option<String> },
+    /// The answer to [`Effect::Sign`]: the signature (128 hex digits), `None` on failure.
+    Signed { signature: Option<String> },
+    /// The answer to [`Effect::Request`] `id`: its HTTP status and JSON body (status 0 and
+    /// `null` when no answer came).
+    Answered {
+        id: u64,
+        status: u16,
+        #[serde(default)]
+        body: serde_json::Value,
     },
 }
 
@@ -112,6 +129,8 @@ pub enum Tap {
     ReplayTo {
         step: u32,
     },
+    /// 重新连接: log in again after a failure.
+    Reconnect,
 }
 
 /// What the face does for the model.
@@ -151,6 +170,23 @@ pub enum Effect {
     /// Read one kept hand's record: answer with [`Event::RecordLoaded`].
     LoadRecord {
         id: u64,
+    },
+    /// The device's public key from the face's key store, which makes the key on first use
+    /// and never lets the private half out: answer with [`Event::KeyLoaded`].
+    LoadKey,
+    /// Sign `message` (hex) with the device key: answer with [`Event::Signed`].
+    Sign {
+        message: String,
+    },
+    /// One HTTP request to the server (the page's own origin in the browser): `method`,
+    /// `path`, the session `token` as `Authorization: Bearer`, a JSON `body`. Answer with
+    /// [`Event::Answered`] carrying `id`.
+    Request {
+        id: u64,
+        method: String,
+        path: String,
+        token: Option<String>,
+        body: Option<serde_json::Value>,
     },
 }
 
@@ -224,6 +260,8 @@ pub struct App {
     replay: Option<Replay>,
     /// The face's time zone, for the dates it shows.
     utc_offset_min: i32,
+    /// The account on the server.
+    online: Online,
 }
 
 impl App {
@@ -244,6 +282,7 @@ impl App {
             my_hands: MyHands::default(),
             replay: None,
             utc_offset_min: DEFAULT_UTC_OFFSET_MIN,
+            online: Online::default(),
         }
     }
 
@@ -279,6 +318,10 @@ impl App {
                 rules_played,
             } => self.my_hands.stats_loaded(rules, stats, rules_played),
             Event::RecordLoaded { id, seat, record } => self.record_loaded(id, seat, record),
+            Event::Network { up } => self.online.network(up, &mut fx),
+            Event::KeyLoaded { public_key } => self.online.key_loaded(public_key, &mut fx),
+            Event::Signed { signature } => self.online.signed(signature, &mut fx),
+            Event::Answered { id, status, body } => self.online.answered(id, status, body, &mut fx),
         }
         if let Some(at) = self.game.as_ref().and_then(|g| g.wake_at()) {
             fx.push(Effect::WakeAt { now_ms: at });
@@ -303,6 +346,7 @@ impl App {
                 }
             }
             (Screen::Home, Tap::Settings) => self.screen = Screen::Settings,
+            (Screen::Home, Tap::Reconnect) => self.online.retry(fx),
             (Screen::Home, Tap::MyHands) => {
                 self.my_hands = MyHands::open(fx);
                 self.screen = Screen::MyHands;
@@ -492,6 +536,7 @@ impl App {
             title: Text::AppName.get(lang).into(),
             buttons,
             notice: Some(Text::NotYetOnline.get(lang).into()),
+            online: self.online.view(lang),
         }
     }
 

@@ -56,6 +56,20 @@ pub struct HomeView {
     pub buttons: Vec<Button>,
     /// A line under the buttons (what is not open yet).
     pub notice: Option<String>,
+    /// The account on the server.
+    pub online: OnlineView,
+}
+
+/// The home screen's account line: signed in (with the ratings), connecting, offline, or
+/// why not.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OnlineView {
+    pub status: String,
+    pub signed_in: bool,
+    /// One line per rated rule set (tier, score, matches), or that there are none yet.
+    pub ratings: Vec<String>,
+    /// 重新连接, after a failure or a refusal.
+    pub retry: Option<Button>,
 }
 
 /// One row of choices.

@@ -29,5 +29,16 @@ pub mod tile;
 pub mod wall;
 
 pub use hand::{Hand, KongKind, Meld, MeldKind};
+
+/// Builds the engine's lookup tables now — the per-suit distances, the useful tiles and the
+/// complete arrangements, which are otherwise built at the first analysis that needs them
+/// (tens of milliseconds natively, several times that in WebAssembly) — so a face can spend
+/// that time while the player looks at the first screen, not on his first tap or hint.
+/// Calling it again costs nothing.
+pub fn prepare() {
+    hand::table::tables();
+    shanten::prepare();
+    score::mcr::build_tables();
+}
 pub use seat::{Seat, Wind};
 pub use tile::{Suit, Tile, TileCounts, TileSet};

@@ -2,10 +2,12 @@
 // nothing: every word, every enabled button and every rule comes from the model (Rust,
 // compiled to WebAssembly). What only a page can do is here: its clocks and time zone, its
 // randomness, keeping text in the browser (localStorage: settings, the kept match, the shelf
-// of finished hands, which the model reads and answers from inside), sound, and timers to
-// wake the model.
+// of finished hands, which the model reads and answers from inside), sound, timers to wake
+// the model, and for the online effects the device key, its signatures and the requests
+// (net.ts).
 
 import init, { WebApp } from "../pkg/tongcheng_web.js";
+import { loadKey, request, sign, type Request } from "./net";
 import { tileSvg } from "./tiles";
 import "./style.css";
 
@@ -24,7 +26,10 @@ interface Result {
 }
 interface HandRow { title: string; detail: string; points: string; won: boolean; open: Button }
 type View =
-  | { screen: "home"; title: string; buttons: Button[]; notice: string | null }
+  | {
+      screen: "home"; title: string; buttons: Button[]; notice: string | null;
+      online: { status: string; signed_in: boolean; ratings: string[]; retry: Button | null };
+    }
   | { screen: "new_match"; title: string; pickers: Picker[]; start: Button; back: Button }
   | { screen: "settings"; title: string; pickers: Picker[]; back: Button }
   | {
@@ -48,7 +53,10 @@ type Effect =
   | { effect: "keep_match"; saved: string | null }
   | { effect: "keep_settings"; settings: unknown }
   | { effect: "sound"; sound: string }
-  | { effect: "wake_at"; now_ms: number };
+  | { effect: "wake_at"; now_ms: number }
+  | { effect: "load_key" }
+  | { effect: "sign"; message: string }
+  | ({ effect: "request" } & Request);
 
 const KEY = { settings: "tongcheng.settings", match: "tongcheng.match", hands: "tongcheng.hands" };
 const root = document.getElementById("app") as HTMLElement;
@@ -100,6 +108,16 @@ function perform(e: Effect): void {
     case "wake_at":
       if (wake !== undefined) clearTimeout(wake);
       wake = window.setTimeout(() => send({ event: "tick", now_ms: now() }), Math.max(0, e.now_ms - now()) + 5);
+      break;
+    // The online effects finish later; their answers come back as events.
+    case "load_key":
+      loadKey().then((public_key) => send({ event: "key_loaded", public_key }));
+      break;
+    case "sign":
+      sign(e.message).then((signature) => send({ event: "signed", signature }));
+      break;
+    case "request":
+      request(e).then((a) => send({ event: "answered", id: e.id, status: a.status, body: a.body }));
       break;
   }
 }
@@ -324,6 +342,12 @@ function draw(): void {
       for (const b of v.buttons) list.append(button(b, "btn big"));
       page.append(list);
       if (v.notice) page.append(el("p", "notice", v.notice));
+      const account = el("section", "account" + (v.online.signed_in ? " in" : ""));
+      account.setAttribute("aria-label", "account");
+      account.append(el("p", "status", v.online.status));
+      for (const r of v.online.ratings) account.append(el("p", "rating", r));
+      if (v.online.retry) account.append(button(v.online.retry, "btn ghost"));
+      page.append(account);
       root.append(page);
       break;
     }
@@ -371,6 +395,16 @@ async function main(): Promise<void> {
     -new Date().getTimezoneOffset(),
   );
   draw();
+  // The engine's tables are built while the player looks at the first screen, not on his
+  // first tap or hint (Safari has no requestIdleCallback).
+  const idle =
+    (globalThis as { requestIdleCallback?: (f: () => void) => number }).requestIdleCallback ??
+    ((f: () => void) => setTimeout(f, 50));
+  idle(() => app.prepare());
+  // Login starts when the network is there; offline play never waits for it.
+  send({ event: "network", up: navigator.onLine });
+  window.addEventListener("online", () => send({ event: "network", up: true }));
+  window.addEventListener("offline", () => send({ event: "network", up: false }));
   // The countdown redraws each second on the table; the model's own wake-ups play timeouts.
   setInterval(() => {
     if (document.querySelector(".countdown")) send({ event: "tick", now_ms: now() });

@@ -6,31 +6,12 @@
 // or critical accessibility violation fails the run.
 //
 //   node web/tests/journey.mjs http://127.0.0.1:8080/ /tmp/shots
-import { chromium } from "playwright-core";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const problems = [];
-
-// axe-core over the screen as it is now; serious and critical violations are kept as problems.
-async function audit(page, where) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const r = await globalThis.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  for (const f of found) problems.push(`${where}: ${f}`);
-}
+import { audit, launch, reportProblems } from "./common.mjs";
 
 const [url = "http://127.0.0.1:8080/", out = "shots"] = process.argv.slice(2);
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-});
+const browser = await launch();
 const claims = ["胡", "过", "吃", "碰", "杠"];
 for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]]) {
   const page = await browser.newPage({ viewport });
@@ -142,8 +123,4 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await page.close();
 }
 await browser.close();
-if (problems.length) {
-  console.error(`accessibility: ${problems.length} serious or critical violations\n${problems.join("\n")}`);
-  process.exit(1);
-}
-console.log("accessibility: no serious or critical violation on any screen (axe-core)");
+reportProblems();

@@ -16,6 +16,8 @@ use serde::Serialize;
 
 mod each_discard;
 mod regular;
+#[cfg(test)]
+mod scalar_paths;
 mod special;
 mod useful;
 mod wild;
@@ -29,6 +31,11 @@ pub use wild::{WildShanten, analyze_wild};
 use crate::hand::KNITS;
 use crate::hand::table::{self, Dist, POW5, tables};
 use crate::tile::{KINDS, Tile, TileCounts, TileSet};
+
+/// Builds the useful-tile tables now (see [`crate::prepare`]).
+pub(crate) fn prepare() {
+    useful::useful_tables();
+}
 
 /// Shanten and useful tiles of one shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

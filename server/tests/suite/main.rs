@@ -5,6 +5,7 @@
 mod support;
 
 mod api;
+mod app_online;
 mod collusion;
 mod contract;
 mod e2e;

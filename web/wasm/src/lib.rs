@@ -44,6 +44,13 @@ impl WebApp {
         }
     }
 
+    /// Builds the engine's lookup tables now. The page calls it once the first screen is
+    /// drawn, so the first move and the first hint do not pay for them (they cost about
+    /// 80 ms in WebAssembly when built on the first hint).
+    pub fn prepare(&self) {
+        tongcheng_app::prepare();
+    }
+
     /// One event (`{"event":"tap","tap":{…}}` or `{"event":"tick","now_ms":…}`) at the wall
     /// clock `unix_ms`; the effects for the page as a JSON array. History effects are
     /// answered here from the shelf; a kept hand becomes one `keep_shelf` effect with the

@@ -19,6 +19,11 @@ mod eval;
 mod table;
 mod wait;
 
+/// Builds the tables of complete arrangements now (see [`crate::prepare`]).
+pub(crate) fn build_tables() {
+    wait::prepare();
+}
+
 use std::ops::Deref;
 
 use serde::ser::{SerializeSeq, SerializeStruct};

@@ -38,6 +38,10 @@ struct Complete {
     honors: Vec<u64>,
 }
 
+pub(super) fn prepare() {
+    complete();
+}
+
 /// Bit tables of the complete arrangements of one group: up to four sets and at most one
 /// pair, each kind at most four times.
 fn complete() -> &'static Complete {

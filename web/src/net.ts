@@ -1,0 +1,108 @@
+// What only the page can do for the model's online effects: keep the device key, sign with
+// it, and make HTTP requests to the server it came from. The model decides what to ask and
+// reads every answer; nothing here knows the protocol.
+//
+// The key is an Ed25519 pair made by WebCrypto with its private half not extractable, kept
+// in IndexedDB (which stores CryptoKey objects as they are, so the private bytes never reach
+// JavaScript). A browser without Ed25519 in WebCrypto answers with no key: online play is
+// then off and the model says so.
+
+const DB = "tongcheng";
+const STORE = "keys";
+const DEVICE = "device";
+
+function idb(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+}
+
+function stored(db: IDBDatabase): Promise<CryptoKeyPair | undefined> {
+  return new Promise((resolve, reject) => {
+    const get = db.transaction(STORE).objectStore(STORE).get(DEVICE);
+    get.onsuccess = () => resolve(get.result as CryptoKeyPair | undefined);
+    get.onerror = () => reject(get.error);
+  });
+}
+
+function store(db: IDBDatabase, pair: CryptoKeyPair): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(STORE, "readwrite");
+    tx.objectStore(STORE).put(pair, DEVICE);
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+let device: CryptoKeyPair | undefined;
+
+function hex(bytes: ArrayBuffer): string {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function unhex(s: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(new ArrayBuffer(s.length / 2));
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/// The device's public key (hex), made and kept on first use; null when this browser cannot.
+export async function loadKey(): Promise<string | null> {
+  try {
+    const db = await idb();
+    device ??= await stored(db);
+    if (!device) {
+      device = (await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"])) as CryptoKeyPair;
+      await store(db, device);
+    }
+    return hex(await crypto.subtle.exportKey("raw", device.publicKey));
+  } catch (err) {
+    console.warn("no device key in this browser", err);
+    return null;
+  }
+}
+
+/// The device key's signature (hex) of `message` (hex).
+export async function sign(message: string): Promise<string | null> {
+  try {
+    if (!device) return null;
+    return hex(await crypto.subtle.sign({ name: "Ed25519" }, device.privateKey, unhex(message)));
+  } catch {
+    return null;
+  }
+}
+
+export interface Request {
+  id: number;
+  method: string;
+  path: string;
+  token: string | null;
+  body: unknown;
+}
+
+/// One request to the page's own server: its status and JSON body (0 and null when no
+/// answer came, or when what came is not JSON — a static host's error page, say).
+export async function request(r: Request): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = {};
+  if (r.body !== null && r.body !== undefined) headers["content-type"] = "application/json";
+  if (r.token) headers.authorization = `Bearer ${r.token}`;
+  try {
+    const answer = await fetch(r.path, {
+      method: r.method,
+      headers,
+      body: r.body === null || r.body === undefined ? undefined : JSON.stringify(r.body),
+      cache: "no-store",
+    });
+    const text = await answer.text();
+    try {
+      return { status: answer.status, body: text ? JSON.parse(text) : null };
+    } catch {
+      return { status: 0, body: null };
+    }
+  } catch {
+    return { status: 0, body: null };
+  }
+}
