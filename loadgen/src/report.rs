@@ -62,7 +62,8 @@ pub(crate) struct SlowSockets {
     /// The longest a connection lived before the server closed it.
     pub longest_closed_secs: f64,
     /// The most connections from the attacking address the server's side held at once, and
-    /// how many it held when the play time ended (the kernel's table, sampled every 250 ms).
+    /// how many it held when the play time ended (the kernel's table, sampled every 250 ms;
+    /// a sample taken during a burst also counts connections still in the listen queue).
     pub server_held_peak: Option<usize>,
     pub server_held_at_end: Option<usize>,
     /// The server's resident memory at its most during the attack, less what it was when
