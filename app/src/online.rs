@@ -245,10 +245,7 @@ impl Online {
                     }
                 }
                 // The session ran out or was revoked: log in again.
-                Answer::Refused(e) if status == 401 => {
-                    let _ = e;
-                    self.log_in(fx);
-                }
+                Answer::Refused(_) if status == 401 => self.log_in(fx),
                 // Ratings are a nicety: the session stands without them.
                 _ => {}
             },

@@ -115,7 +115,14 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
     let play_end = start + ramp + Duration::from_secs(args.secs);
     let attack = if args.slow_sockets > 0 {
         tokio::time::sleep_until((start + ramp).into()).await;
-        Some(slow_sockets(args, &ctx.urls[0], pids.clone(), play_end)?)
+        match slow_sockets(args, &ctx.urls[0], pids.clone(), play_end) {
+            Ok(a) => Some(a),
+            // The players still play and finish: the report says what went wrong.
+            Err(e) => {
+                ctx.counters.error(format!("--slow-sockets: {e}"));
+                None
+            }
+        }
     } else {
         None
     };
