@@ -377,9 +377,12 @@ fun onlineTableTests() {
             override fun storeSecret(secret: ByteArray) { this.secret = secret }
         }
         val dir = java.nio.file.Files.createTempDirectory("tongcheng-table").toFile()
+        // The claim pause (0.5–1 s after every discard, default) is a fairness rule tested in
+        // the server's suite; with it one hand takes about a minute, so it is short here.
         val server = ProcessBuilder(
             System.getProperty("tongcheng.server"), "--listen", "127.0.0.1:0",
             "--database", "sqlite:" + File(dir, "server.db").path,
+            "--claim-pause-ms", "20,20",
         ).redirectErrorStream(true).start()
         try {
             val first = server.inputStream.bufferedReader().readLine() ?: error("the server printed nothing")
