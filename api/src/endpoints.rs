@@ -150,7 +150,9 @@ endpoints! {
     /// `protocol` module.
     ///
     /// Client: join, contribute, act, ready, leave, ping. Server: welcome, snapshot, commit,
-    /// event, decision, auto_play, hand_end, match_end, pong, error.
+    /// event, decision, auto_play, hand_end, match_end, pong, error. A browser, which cannot
+    /// set `Authorization` on a WebSocket, offers the subprotocols `tongcheng.v1` and
+    /// `tongcheng.token.<token>`; the server selects `tongcheng.v1`.
     Play: Get "/v1/play", auth Session,
         params NoParams, query NoParams, request NoBody, response Upgrade;
 

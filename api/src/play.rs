@@ -20,6 +20,16 @@ pub struct QueueRequest {
     pub ranked: bool,
 }
 
+/// The WebSocket subprotocol of `GET /v1/play`: the server selects it when a client offers
+/// it (a browser must be answered with one of the protocols it offered).
+pub const PLAY_PROTOCOL: &str = "tongcheng.v1";
+
+/// A browser's WebSocket cannot carry `Authorization`: it offers the session token as a
+/// second subprotocol, `tongcheng.token.<token>`, beside [`PLAY_PROTOCOL`], so no token goes
+/// into a URL (where logs and histories keep it). The server reads it on upgrades only and
+/// never selects or echoes it.
+pub const TOKEN_PROTOCOL_PREFIX: &str = "tongcheng.token.";
+
 /// Where the queue seated the player: join this table over `GET /v1/play`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

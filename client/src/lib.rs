@@ -11,7 +11,8 @@
 //!   the [`sync::SyncTransport`] trait, so it has no network code of its own and maps
 //!   directly to Kotlin/Swift (which may bring their own transport);
 //! - [`seat_stream`]: one seat's side of an online table's protocol as a machine without
-//!   socket or clock (order, resumes, every hand's wall checked);
+//!   socket, clock or randomness (order, resumes, every hand's wall checked): the core's,
+//!   shared with the app model, fed here with the OS's entropy ([`entropy`]);
 //! - [`online`]: the online session — the blocking driver of that machine over a WebSocket;
 //!   [`seat_async`]: its async driver, for many seats on one runtime;
 //! - [`http_async`]: the same HTTP contract executed on an async runtime;
@@ -30,11 +31,11 @@ pub mod locks;
 pub mod matchmaking;
 pub mod online;
 pub mod seat_async;
-pub mod seat_stream;
 pub mod session;
 pub mod sync;
 
 pub use tongcheng_api as api;
+pub use tongcheng_core::protocol::stream as seat_stream;
 
 pub use error::ClientError;
 pub use http::{HttpApi, HttpOptions, RetryPolicy};
@@ -48,3 +49,12 @@ pub use seat_async::AsyncSeat;
 pub use seat_stream::{OnlineOptions, OnlineUpdate, SeatStream};
 pub use session::Session;
 pub use sync::{SyncOptions, SyncReport, SyncTransport, sync};
+
+/// 32 bytes of the OS's secure randomness: a seat stream's wall contributions are keyed by
+/// them. Without the OS's randomness they are zeros (the wall is then as fair as the
+/// server's commitment alone makes it, and the check still runs).
+pub fn entropy() -> [u8; 32] {
+    let mut b = [0u8; 32];
+    let _ = getrandom::getrandom(&mut b);
+    b
+}

@@ -42,7 +42,7 @@ struct State {
 impl State {
     fn new(options: OnlineOptions) -> State {
         State {
-            stream: SeatStream::new(options),
+            stream: SeatStream::new(options, crate::entropy()),
             epoch: Instant::now(),
             updates: VecDeque::new(),
             joins: 0,

@@ -54,7 +54,7 @@ impl AsyncSeat {
         local: Option<IpAddr>,
         auto_ready: bool,
     ) -> Result<AsyncSeat, ClientError> {
-        let mut stream = SeatStream::new(options);
+        let mut stream = SeatStream::new(options, crate::entropy());
         stream.set_auto_ready(auto_ready);
         match AsyncSeat::connect_once(server, token, stream, local).await {
             Err((ClientError::Server { code, message, .. }, stream))

@@ -13,6 +13,7 @@
 mod claims;
 mod deal;
 pub mod events;
+mod follow;
 mod matches;
 mod scoring;
 mod turn;

@@ -13,6 +13,7 @@
 //! wire while the hand is played. After the hand the full record (with the wall's
 //! [`FairWall`] proof) is sent to everyone, as the rules reveal every hand at the end anyway.
 
+pub mod stream;
 #[cfg(test)]
 mod tests;
 

@@ -140,9 +140,33 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim)
         .filter(|t| !t.is_empty())
+        .or_else(|| subprotocol_token(headers))
 }
 
-/// A request with a valid session: `Authorization: Bearer <token>`.
+/// A WebSocket upgrade's token offered as the subprotocol `tongcheng.token.<token>` (a
+/// browser cannot set `Authorization` on a WebSocket); only on upgrades.
+fn subprotocol_token(headers: &HeaderMap) -> Option<&str> {
+    let upgrade = headers
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+    if !upgrade {
+        return None;
+    }
+    headers
+        .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .find_map(|p| {
+            p.trim()
+                .strip_prefix(tongcheng_api::play::TOKEN_PROTOCOL_PREFIX)
+        })
+        .filter(|t| !t.is_empty())
+}
+
+/// A request with a valid session: `Authorization: Bearer <token>` (or, on a WebSocket
+/// upgrade, the token offered as a subprotocol).
 pub struct Authed {
     pub session: Session,
     pub token_hash: String,

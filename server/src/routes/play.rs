@@ -2,7 +2,8 @@
 //! core's [`tongcheng_core::protocol`] messages.
 //!
 //! The session token is checked before the upgrade (the same `Authorization: Bearer` as the
-//! HTTP API), so nobody unauthenticated holds a socket. A connection then has `auth_ms` to
+//! HTTP API, or from a browser the subprotocol `tongcheng.token.<token>` beside
+//! `tongcheng.v1`), so nobody unauthenticated holds a socket. A connection then has `auth_ms` to
 //! join a table and `idle_ms` between messages; messages are bounded in size and rate. A
 //! connection only forwards its messages to its table's task and writes out what the table
 //! sends, so a hostile client can at worst lose its own seat.
@@ -72,6 +73,7 @@ async fn play(
     // flushed as it is sent, so small buffers do: tungstenite's 128 KiB defaults, reserved
     // per connection, would dominate a node's memory at ten thousand players.
     Ok(ws
+        .protocols([tongcheng_api::play::PLAY_PROTOCOL])
         .max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .read_buffer_size(MAX_CLIENT_MESSAGE)

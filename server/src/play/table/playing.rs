@@ -203,11 +203,15 @@ impl TableTask {
         let hand = self.hand;
         let game = t.game();
         let shown = self.pause.map_or(usize::MAX, |p| p.through);
+        // People shown a hand's first events with no decision to carry their view: they are
+        // sent a snapshot, and follow the events from there (`SeatView::follow`).
+        let mut dealt_in = Vec::new();
         for (p, s) in self.slots.iter_mut().enumerate() {
             if !s.person() {
                 continue;
             }
             let seat = t.seat_of(p);
+            let first = s.sent_events == 0;
             for (index, event) in seat_events(game, seat, s.sent_events) {
                 if index as usize >= shown {
                     break;
@@ -226,6 +230,9 @@ impl TableTask {
             }
             let Some(decision) = t.decision(p) else {
                 s.decision_sent = None;
+                if first && s.sent_events > 0 {
+                    dealt_in.push(p);
+                }
                 continue;
             };
             let id = decision_id(hand, game.events().len());
@@ -244,6 +251,10 @@ impl TableTask {
                 view,
                 deadline_ms,
             });
+        }
+        for p in dealt_in {
+            let snapshot = self.snapshot(p);
+            self.slots[p].send(snapshot);
         }
     }
 }

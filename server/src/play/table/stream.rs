@@ -301,7 +301,7 @@ impl TableTask {
         Ok(p as u8)
     }
 
-    fn snapshot(&self, p: usize) -> String {
+    pub(super) fn snapshot(&self, p: usize) -> String {
         let s = &self.slots[p];
         let (view, decision, deadline_ms) = match &self.table {
             Some(t) if matches!(self.phase, Phase::Playing | Phase::Over) => {

@@ -1,9 +1,8 @@
-//! The seat stream: one seat's side of an online table's protocol, with no socket and no
-//! clock of its own. Frames go in as text with the time; updates for the shell and the
-//! frames to send come out. Drivers own the connection: the blocking [`crate::OnlineSession`]
-//! (terminal, FFI) and the async [`crate::AsyncSeat`] (load generator) share this one
-//! machine, and a browser build can drive it too (it uses neither tokio nor a WebSocket
-//! library, and reads no `Instant`).
+//! The seat stream: one seat's side of an online table's protocol, with no socket, no clock
+//! and no randomness of its own. Frames go in as text with the time; updates for the shell
+//! and the frames to send come out. Drivers own the connection: the client crate's blocking
+//! session (terminal, FFI) and async seat (load generator), and the app model (whose face,
+//! the browser's included, holds the socket), share this one machine.
 //!
 //! The stream keeps the order: frames carry sequence numbers, a frame already held is
 //! dropped and a gap is counted (the tests assert there is none), and a resumed join asks for
@@ -12,15 +11,16 @@
 //! commitment, and the reveal, the wall seed, the replay and every event we were shown are
 //! checked. A mismatch is reported, never hidden.
 
-use tongcheng_core::fair::{Bytes32, Commitment, Contribution, FairnessError};
-use tongcheng_core::game::{Action, Decision, Event, SeatView};
-use tongcheng_core::hint::{Hint, hint};
-use tongcheng_core::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg, verify_hand,
-};
-use tongcheng_core::record::HandRecord;
-use tongcheng_core::rules::RuleSet;
-use tongcheng_core::seat::Seat;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use super::{ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg, verify_hand};
+use crate::fair::{Bytes32, Commitment, Contribution, FairnessError};
+use crate::game::{Action, Decision, Event, SeatView};
+use crate::hint::{Hint, hint};
+use crate::record::HandRecord;
+use crate::rules::RuleSet;
+use crate::seat::Seat;
 
 /// Milliseconds on the driver's monotonic clock (any origin).
 pub type Millis = u64;
@@ -141,6 +141,9 @@ pub struct SeatStream {
     /// The table's rules as its welcome announced them.
     rules: Option<Box<RuleSet>>,
     view: Option<SeatView>,
+    /// Events of this hand the view reflects: later ones are followed into it
+    /// ([`SeatView::follow`]), so the table is never behind what was shown.
+    view_events: u32,
     decision: Option<(u64, Decision)>,
     deadline: Option<Millis>,
     auto_play: bool,
@@ -157,24 +160,24 @@ pub struct SeatStream {
     auto_ready: bool,
     next_ping: Millis,
     nonce: u64,
-}
-
-fn random_contribution() -> Contribution {
-    let mut b = [0u8; 32];
-    // Without the OS's randomness the contribution is zeros: the wall is then as fair as
-    // the server's commitment alone makes it, and the check still runs.
-    let _ = getrandom::getrandom(&mut b);
-    Bytes32(b)
+    /// Our contributions to the walls: ChaCha20 keyed by the driver's entropy, so each is
+    /// unpredictable to the server (it sees only outputs) and the stream reads no OS.
+    contributions: ChaCha20Rng,
 }
 
 impl SeatStream {
-    pub fn new(options: OnlineOptions) -> SeatStream {
+    /// A stream whose wall contributions come from `entropy`: 32 bytes of the platform's
+    /// secure randomness (the OS's, the browser's `crypto.getRandomValues`). Zeros make
+    /// every wall as fair as the server's commitment alone, and the check still runs.
+    pub fn new(options: OnlineOptions, entropy: [u8; 32]) -> SeatStream {
         SeatStream {
+            contributions: ChaCha20Rng::from_seed(entropy),
             table: options.table.clone(),
             options,
             player: None,
             rules: None,
             view: None,
+            view_events: 0,
             decision: None,
             deadline: None,
             auto_play: false,
@@ -190,6 +193,11 @@ impl SeatStream {
             next_ping: 0,
             nonce: 0,
         }
+    }
+
+    /// New entropy for the contributions from now on (a driver's new connection).
+    pub fn rekey(&mut self, entropy: [u8; 32]) {
+        self.contributions = ChaCha20Rng::from_seed(entropy);
     }
 
     /// Whether ready is sent by the stream itself when a hand ends (the default), or by the
@@ -308,6 +316,7 @@ impl SeatStream {
                 if let Some(v) = snap.view {
                     self.decision = snap.decision.zip(v.decision.clone());
                     self.view = Some(v);
+                    self.view_events = snap.events;
                 } else {
                     self.decision = None;
                 }
@@ -331,7 +340,9 @@ impl SeatStream {
             ServerMsg::Commit {
                 hand, commitment, ..
             } => {
-                let contribution = random_contribution();
+                let mut b = [0u8; 32];
+                self.contributions.fill_bytes(&mut b);
+                let contribution = Bytes32(b);
                 self.seen = HandSeen {
                     hand,
                     commitment: Some(commitment),
@@ -340,6 +351,7 @@ impl SeatStream {
                     events: Vec::new(),
                 };
                 self.view = None;
+                self.view_events = 0;
                 self.decision = None;
                 step.send.push(ClientMsg::Contribute { hand, contribution });
                 updates.push(OnlineUpdate::Committed { hand });
@@ -349,6 +361,12 @@ impl SeatStream {
             } => {
                 if hand == self.seen.hand {
                     self.seen.events.push((index, event.clone()));
+                    if index >= self.view_events
+                        && let Some(v) = self.view.as_mut()
+                    {
+                        v.follow(&event);
+                        self.view_events = index + 1;
+                    }
                 }
                 updates.push(OnlineUpdate::Event { hand, index, event });
             }
@@ -360,6 +378,8 @@ impl SeatStream {
                 ..
             } => {
                 self.view = Some(*view);
+                // A decision's view reflects every event sent before it.
+                self.view_events = self.seen.events.last().map_or(0, |(i, _)| i + 1);
                 self.decision = Some((id, decision.clone()));
                 self.deadline = deadline_ms.map(|ms| now + ms);
                 updates.push(OnlineUpdate::Decision { id, decision });
@@ -517,7 +537,7 @@ mod tests {
 
     #[test]
     fn the_stream_drops_doubles_and_counts_gaps() {
-        let mut s = SeatStream::new(OnlineOptions::default());
+        let mut s = SeatStream::new(OnlineOptions::default(), [7; 32]);
         let mut shown = Vec::new();
         for (seq, index) in [(1, 0), (2, 1), (2, 1), (1, 0), (4, 3)] {
             for u in s.receive(&event(seq, index), 0).updates {
@@ -534,7 +554,7 @@ mod tests {
 
     #[test]
     fn a_commitment_is_answered_with_a_fresh_contribution_and_garbage_is_an_error() {
-        let mut s = SeatStream::new(OnlineOptions::default());
+        let mut s = SeatStream::new(OnlineOptions::default(), [7; 32]);
         let commit = ServerMsg::Commit {
             seq: 1,
             hand: 0,
@@ -566,11 +586,14 @@ mod tests {
 
     #[test]
     fn the_first_join_makes_the_table_and_later_ones_resume_after_the_last_frame() {
-        let mut s = SeatStream::new(OnlineOptions {
-            people: Some(2),
-            rules: Some("guobiao".into()),
-            ..OnlineOptions::default()
-        });
+        let mut s = SeatStream::new(
+            OnlineOptions {
+                people: Some(2),
+                rules: Some("guobiao".into()),
+                ..OnlineOptions::default()
+            },
+            [7; 32],
+        );
         let first = s.join(0);
         assert!(matches!(
             first,
@@ -596,7 +619,7 @@ mod tests {
 
     #[test]
     fn pings_fall_due_on_the_drivers_clock_and_answers_need_a_decision() {
-        let mut s = SeatStream::new(OnlineOptions::default());
+        let mut s = SeatStream::new(OnlineOptions::default(), [7; 32]);
         s.join(1_000);
         assert_eq!(s.next_tick(), 1_000 + PING_EVERY_MS);
         assert_eq!(s.tick(1_000 + PING_EVERY_MS - 1), None);
