@@ -110,6 +110,13 @@ pub enum Text {
     Reconnect,
     NoKeyStore,
     NoRatingYet,
+    Queueing,
+    Cancel,
+    JoiningTable,
+    TableLost,
+    WallFair,
+    WallUnfair,
+    QueueFailed,
 }
 
 impl Text {
@@ -165,9 +172,19 @@ impl Text {
             Payments => ("输赢", "Payments"),
             ChooseChow => ("选择吃法", "Choose a chow"),
             NotYetOnline => (
-                "联网对战即将在此开放；现在可以单机对战",
-                "Online play comes here next; play against bots meanwhile",
+                "好友房即将在此开放；登录后可以快速匹配",
+                "Friends' rooms come here next; sign in for a quick match",
             ),
+            Queueing => ("正在匹配牌桌…", "Finding a table…"),
+            Cancel => ("取消", "Cancel"),
+            JoiningTable => ("正在入座…", "Taking your seat…"),
+            TableLost => ("连接断开，正在重连…", "Connection lost, reconnecting…"),
+            WallFair => (
+                "牌墙已验证：这一局的牌不是服务器挑的",
+                "Wall verified: the server could not choose this hand's tiles",
+            ),
+            WallUnfair => ("牌墙未通过验证", "This hand's wall does NOT verify"),
+            QueueFailed => ("没有匹配到牌桌", "No table found"),
             You => ("你", "You"),
             Dealer => ("庄", "Dealer"),
             East => ("东家", "East"),

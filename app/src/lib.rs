@@ -21,19 +21,25 @@
 //! player's own move. Online, so far: login whenever the face says the network is there (the
 //! device key stays in the face's key store; the model asks for the public key and one
 //! signature, and names each request by the API crate's endpoint types), the account and its
-//! ratings on the home screen, and why not when the server refuses. The online table comes
-//! next.
+//! ratings on the home screen, and why not when the server refuses; 快速匹配: the casual
+//! queue of the chosen rule set, then the server's table over a WebSocket the face holds
+//! (the model sends and reads its frames through the core's seat stream, which checks every
+//! hand's wall), drawn like the table against bots, with the players' names, the result
+//! saying whether the wall verified, and a lost connection taken up again by itself.
+//! 好友房 comes next.
 //!
-//! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens,
-//! events, effects), `table` (the match against bots and its views), [`hands`] (what the
+//! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens; the
+//! events and effects in `events`), `table` (the match against bots and its views), [`hands`] (what the
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
-//! `my_hands` and `replay` (those screens), `online` (the account).
+//! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配).
 
 pub mod catalogue;
+mod events;
 pub mod hands;
 pub mod model;
 mod my_hands;
 mod online;
+mod online_table;
 mod replay;
 mod table;
 pub mod view;

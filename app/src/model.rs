@@ -10,193 +10,16 @@ use tongcheng_core::game::HandResult;
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::{Clock, SavedTable, Step, Table, TableConfig};
-use tongcheng_core::tile::Tile;
 
 use crate::catalogue::{Lang, Text, clock_name, level_name, preset_name};
-use crate::hands::{HandStats, HandSummary};
 use crate::my_hands::{DEFAULT_UTC_OFFSET_MIN, MyHands};
 use crate::online::Online;
+use crate::online_table::OnlineTable;
 use crate::replay::Replay;
-use crate::table::{ClaimKind, Offline};
+use crate::table::Offline;
 use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
 
-/// What the player did, or the time passing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
-    /// A button of the current view was tapped (or its key pressed).
-    Tap { tap: Tap },
-    /// The face's monotonic clock, in milliseconds: timeouts and 托管 play at it.
-    Tick { now_ms: u64 },
-    /// The answer to [`Effect::LoadHands`]: kept hands newest first from `offset`, of `total`.
-    HandsLoaded {
-        offset: u32,
-        total: u32,
-        hands: Vec<HandSummary>,
-    },
-    /// The answer to [`Effect::LoadStats`], with the rule sets played, most played first.
-    StatsLoaded {
-        rules: Option<String>,
-        stats: HandStats,
-        rules_played: Vec<String>,
-    },
-    /// The answer to [`Effect::LoadRecord`]: the record and the player's seat, `None` when
-    /// the hand is gone or does not read.
-    RecordLoaded {
-        id: u64,
-        seat: u8,
-        record: Option<Box<HandRecord>>,
-    },
-    /// The network came (`up`) or went, as the face sees it; at start too. Login starts
-    /// when it is up.
-    Network { up: bool },
-    /// The answer to [`Effect::LoadKey`]: the device's Ed25519 public key (64 hex digits),
-    /// `None` when the face cannot keep a key (online play is then off).
-    KeyLoaded { public_key: Option<String> },
-    /// The answer to [`Effect::Sign`]: the signature (128 hex digits), `None` on failure.
-    Signed { signature: Option<String> },
-    /// The answer to [`Effect::Request`] `id`: its HTTP status and JSON body (status 0 and
-    /// `null` when no answer came).
-    Answered {
-        id: u64,
-        status: u16,
-        #[serde(default)]
-        body: serde_json::Value,
-    },
-}
-
-/// Every button's meaning. A view's buttons carry theirs; a face sends it back as it is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "tap", rename_all = "snake_case")]
-pub enum Tap {
-    PlayBots,
-    ContinueMatch,
-    QuickMatch,
-    FriendsRoom,
-    MyHands,
-    Settings,
-    PickRules {
-        preset: String,
-    },
-    PickLevel {
-        level: Level,
-    },
-    PickClock {
-        clock: Clock,
-    },
-    /// 飘 chosen before every hand (Tongcheng rules), or none.
-    PickPiao {
-        each_hand: bool,
-    },
-    /// This hand's 飘.
-    Piao {
-        stake: u8,
-    },
-    Start,
-    Back,
-    Discard {
-        tile: Tile,
-    },
-    Claim {
-        kind: ClaimKind,
-    },
-    /// One of several chows (by its lowest tile) or kongs (by its tile).
-    Choose {
-        index: u8,
-    },
-    Hint,
-    AutoPlay,
-    NextHand,
-    SetLang {
-        lang: Lang,
-    },
-    SetSound {
-        on: bool,
-    },
-    /// 我的牌局: the statistics of one rule set, or of all (`None`).
-    PickStatsRules {
-        rules: Option<String>,
-    },
-    /// 我的牌局: the page of hands from `offset`.
-    Page {
-        offset: u32,
-    },
-    /// 我的牌局: a hand's replay.
-    OpenHand {
-        id: u64,
-    },
-    /// The replay after `step` moves.
-    ReplayTo {
-        step: u32,
-    },
-    /// 重新连接: log in again after a failure.
-    Reconnect,
-}
-
-/// What the face does for the model.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "effect", rename_all = "snake_case")]
-pub enum Effect {
-    /// Keep a finished hand in the local history (the player sat in `seat`).
-    KeepHand {
-        record: Box<HandRecord>,
-        seat: u8,
-    },
-    /// Keep the match as it stands, to continue it after the app closes (`None`: it is over).
-    KeepMatch {
-        saved: Option<String>,
-    },
-    /// Keep the settings.
-    KeepSettings {
-        settings: Settings,
-    },
-    Sound {
-        sound: Sound,
-    },
-    /// Send a [`Event::Tick`] at this time (a decision's timeout).
-    WakeAt {
-        now_ms: u64,
-    },
-    /// Read a page of kept hands, newest first: answer with [`Event::HandsLoaded`].
-    LoadHands {
-        offset: u32,
-        limit: u32,
-    },
-    /// Compute the player's statistics over one rule set's kept hands (`None`: all): answer
-    /// with [`Event::StatsLoaded`].
-    LoadStats {
-        rules: Option<String>,
-    },
-    /// Read one kept hand's record: answer with [`Event::RecordLoaded`].
-    LoadRecord {
-        id: u64,
-    },
-    /// The device's public key from the face's key store, which makes the key on first use
-    /// and never lets the private half out: answer with [`Event::KeyLoaded`].
-    LoadKey,
-    /// Sign `message` (hex) with the device key: answer with [`Event::Signed`].
-    Sign {
-        message: String,
-    },
-    /// One HTTP request to the server (the page's own origin in the browser): `method`,
-    /// `path`, the session `token` as `Authorization: Bearer`, a JSON `body`. Answer with
-    /// [`Event::Answered`] carrying `id`.
-    Request {
-        id: u64,
-        method: String,
-        path: String,
-        token: Option<String>,
-        body: Option<serde_json::Value>,
-    },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Sound {
-    Discard,
-    Claim,
-    Win,
-}
+pub use crate::events::{Effect, Event, Sound, Tap};
 
 /// What the player set, kept by the face between runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -242,6 +65,8 @@ enum Screen {
     Settings,
     MyHands,
     Replay,
+    /// 快速匹配: the queue, the online table and its results.
+    Online,
 }
 
 /// The app model.
@@ -262,6 +87,8 @@ pub struct App {
     utc_offset_min: i32,
     /// The account on the server.
     online: Online,
+    /// The online table (快速匹配), from the queue to the match's end.
+    online_table: Option<OnlineTable>,
 }
 
 impl App {
@@ -283,6 +110,7 @@ impl App {
             replay: None,
             utc_offset_min: DEFAULT_UTC_OFFSET_MIN,
             online: Online::default(),
+            online_table: None,
         }
     }
 
@@ -305,6 +133,9 @@ impl App {
             Event::Tick { now_ms } => {
                 self.now_ms = self.now_ms.max(now_ms);
                 self.play_on(&mut fx);
+                if let Some(t) = self.online_table.as_mut() {
+                    t.tick(self.now_ms, self.online.token(), &mut fx);
+                }
             }
             Event::Tap { tap } => self.tap(tap, &mut fx),
             Event::HandsLoaded {
@@ -321,9 +152,35 @@ impl App {
             Event::Network { up } => self.online.network(up, &mut fx),
             Event::KeyLoaded { public_key } => self.online.key_loaded(public_key, &mut fx),
             Event::Signed { signature } => self.online.signed(signature, &mut fx),
-            Event::Answered { id, status, body } => self.online.answered(id, status, body, &mut fx),
+            Event::Answered { id, status, body } => match (
+                self.online_table.as_mut().filter(|t| t.awaits(id)),
+                self.online.token(),
+            ) {
+                (Some(t), Some(token)) => t.answered(status, body, token, &mut fx),
+                _ => self.online.answered(id, status, body, &mut fx),
+            },
+            Event::SocketOpened { id, entropy } => {
+                if let Some(t) = self.online_table.as_mut() {
+                    t.socket_opened(id, &entropy, &mut fx);
+                }
+            }
+            Event::Frame { id, text } => {
+                let sound = self.settings.sound;
+                if let Some(t) = self.online_table.as_mut() {
+                    t.frame(id, &text, sound, &mut fx);
+                }
+            }
+            Event::SocketClosed { id } => {
+                if let Some(t) = self.online_table.as_mut() {
+                    t.socket_closed(id);
+                }
+            }
         }
-        if let Some(at) = self.game.as_ref().and_then(|g| g.wake_at()) {
+        let wake = [
+            self.game.as_ref().and_then(|g| g.wake_at()),
+            self.online_table.as_ref().and_then(OnlineTable::wake_at),
+        ];
+        if let Some(at) = wake.into_iter().flatten().min() {
             fx.push(Effect::WakeAt { now_ms: at });
         }
         fx
@@ -346,6 +203,41 @@ impl App {
                 }
             }
             (Screen::Home, Tap::Settings) => self.screen = Screen::Settings,
+            (Screen::Home, Tap::QuickMatch) => {
+                if let Some(token) = self.online.token() {
+                    // A table left earlier plays on by itself on the server.
+                    if let Some(mut old) = self.online_table.take() {
+                        old.leave(fx);
+                    }
+                    let preset = self.settings.preset.clone();
+                    self.online_table = Some(OnlineTable::queue(&preset, token, self.now_ms, fx));
+                    self.screen = Screen::Online;
+                }
+            }
+            (Screen::Online, Tap::Back) => {
+                if let Some(mut t) = self.online_table.take() {
+                    t.leave(fx);
+                }
+                self.screen = Screen::Home;
+            }
+            (Screen::Online, Tap::NextHand) => {
+                let more = self.online_table.as_mut().is_some_and(|t| t.next_hand(fx));
+                if !more {
+                    if let Some(mut t) = self.online_table.take() {
+                        t.leave(fx);
+                    }
+                    self.screen = Screen::Home;
+                }
+            }
+            (Screen::Online, tap) => {
+                let sound = self.settings.sound;
+                if let Some(t) = self.online_table.as_mut()
+                    && let Some(s) = t.tap(&tap, fx)
+                    && sound
+                {
+                    fx.push(Effect::Sound { sound: s });
+                }
+            }
             (Screen::Home, Tap::Reconnect) => self.online.retry(fx),
             (Screen::Home, Tap::MyHands) => {
                 self.my_hands = MyHands::open(fx);
@@ -510,7 +402,23 @@ impl App {
                 None => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
             },
             (Screen::Settings, _) => View::Settings(self.settings_view()),
+            (Screen::Online, _) => match self.online_view(lang) {
+                Some(v) => v,
+                None => View::Home(self.home_view()),
+            },
             _ => View::Home(self.home_view()),
+        }
+    }
+
+    /// The online table's screen: its result, the table, or the queue.
+    fn online_view(&self, lang: Lang) -> Option<View> {
+        let t = self.online_table.as_ref()?;
+        if t.has_result() {
+            return t.result_view(lang).map(View::Result);
+        }
+        match t.view(lang) {
+            Some(table) => Some(View::Table(Box::new(table))),
+            None => t.waiting_view(lang).map(View::Queue),
         }
     }
 
@@ -526,8 +434,12 @@ impl App {
         }
         buttons.extend([
             Button::new(Text::PlayBots.get(lang), true, Tap::PlayBots),
-            // Online screens come with the app model's next part: shown, not yet open.
-            Button::new(Text::QuickMatch.get(lang), false, Tap::QuickMatch),
+            // 快速匹配 once signed in; 好友房 comes next.
+            Button::new(
+                Text::QuickMatch.get(lang),
+                self.online.token().is_some(),
+                Tap::QuickMatch,
+            ),
             Button::new(Text::FriendsRoom.get(lang), false, Tap::FriendsRoom),
             Button::new(Text::MyHands.get(lang), true, Tap::MyHands),
             Button::new(Text::Settings.get(lang), true, Tap::Settings),

@@ -73,7 +73,7 @@ impl Default for Online {
 }
 
 /// An answer's body as an endpoint's response, or the server's error.
-enum Answer<T> {
+pub(crate) enum Answer<T> {
     Ok(T),
     /// The server answered with an error body: its code and words.
     Refused(ErrorBody),
@@ -81,7 +81,7 @@ enum Answer<T> {
     Unreachable,
 }
 
-fn read<T: DeserializeOwned>(status: u16, body: serde_json::Value) -> Answer<T> {
+pub(crate) fn read<T: DeserializeOwned>(status: u16, body: serde_json::Value) -> Answer<T> {
     if (200..300).contains(&status) {
         return match serde_json::from_value(body) {
             Ok(v) => Answer::Ok(v),

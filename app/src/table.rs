@@ -204,31 +204,17 @@ impl Offline {
             return None;
         }
         let legal = self.table.decision(ME).map(|d| d.legal).unwrap_or_default();
-        let action = match tap {
-            Tap::Discard { tile } => Action::Discard(*tile),
-            Tap::Claim { kind } => {
-                let options: Vec<Action> =
-                    legal.iter().copied().filter(|a| kind.covers(a)).collect();
-                match options.as_slice() {
-                    [] => return None,
-                    [one] => *one,
-                    _ => {
-                        self.choosing = options;
-                        return None;
-                    }
-                }
-            }
-            Tap::Choose { index } => *self.choosing.get(usize::from(*index))?,
-            Tap::Hint => {
+        let action = match pick(tap, &legal, &mut self.choosing)? {
+            Picked::Act(a) => a,
+            Picked::Hint => {
                 self.hint = hint(&self.table.view(ME));
                 return None;
             }
-            Tap::AutoPlay => {
+            Picked::AutoPlay => {
                 let on = !self.table.auto_play(ME);
                 self.table.set_auto_play(ME, on);
                 return None;
             }
-            _ => return None,
         };
         if !legal.contains(&action) {
             return None;
@@ -237,109 +223,27 @@ impl Offline {
         self.hint = None;
         self.choosing.clear();
         self.next_move_at = now + PACE_MS;
-        Some(match action {
-            Action::Discard(_) => Sound::Discard,
-            Action::Win => Sound::Win,
-            _ => Sound::Claim,
-        })
+        Some(sound_of(&action))
     }
 
     /// The table screen.
     pub fn view(&self, lang: Lang, now: u64) -> TableView {
         let v = self.table.view(ME);
-        let asked = self.piao_asked();
-        let legal = v
-            .decision
-            .as_ref()
-            .filter(|_| !asked)
-            .map(|d| d.legal.clone())
-            .unwrap_or_default();
-        let suggested = match &self.hint {
-            Some(Hint::Turn {
-                recommended: Action::Discard(t),
-                ..
-            }) => Some(*t),
-            _ => None,
+        let parts = TableParts {
+            hint: self.hint.as_ref(),
+            choosing: &self.choosing,
+            piao_asked: self.piao_asked(),
+            countdown_secs: self
+                .table
+                .remaining_ms(ME, now)
+                .map(|ms| ms.div_ceil(1000) as u32),
+            auto_play: self.table.auto_play(ME),
+            auto_play_open: true,
+            hand_number: self.table.match_state().hand_index() + 1,
+            scores: self.table.match_state().scores(),
+            piao_shown: self.piao_shown(&v),
         };
-        let hand_tile = |t: Tile| HandTile {
-            tile: tile_view(t, v.wild, lang),
-            enabled: legal.contains(&Action::Discard(t)),
-            suggested: suggested == Some(t),
-            tap: Tap::Discard { tile: t },
-        };
-        let claim_bar = ClaimKind::BAR
-            .iter()
-            .map(|&k| {
-                Button::new(
-                    k.text().get(lang),
-                    legal.iter().any(|a| k.covers(a)),
-                    Tap::Claim { kind: k },
-                )
-            })
-            .collect();
-        let chow_choices = self
-            .choosing
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                Button::new(
-                    action_words(a, &v, lang),
-                    true,
-                    Tap::Choose { index: i as u8 },
-                )
-            })
-            .collect();
-        let countdown_secs = self
-            .table
-            .remaining_ms(ME, now)
-            .map(|ms| ms.div_ceil(1000) as u32);
-        let auto = self.table.auto_play(ME);
-        let hand_number = self.table.match_state().hand_index() + 1;
-        TableView {
-            title: match lang {
-                Lang::ZhCn => format!("第 {hand_number} 局 · {}风圈", v.prevalent.name_zh()),
-                Lang::En => format!("Hand {hand_number} · {} round", v.prevalent),
-            },
-            status: if asked {
-                Text::PiaoAsk.get(lang).into()
-            } else {
-                status(&v, lang)
-            },
-            piao_choices: if asked {
-                (0..=MAX_PIAO)
-                    .map(|n| Button::new(n.to_string(), true, Tap::Piao { stake: n }))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            wall_left: v.wall_remaining as u32,
-            wall_label: Text::WallLeft.get(lang).into(),
-            seats: seats(&v, self.table.match_state().scores(), lang)
-                .into_iter()
-                .zip(self.piao_shown(&v))
-                .map(|(s, piao)| SeatView {
-                    piao: piao.map(|n| match lang {
-                        Lang::ZhCn => format!("飘{n}"),
-                        Lang::En => format!("Float {n}"),
-                    }),
-                    ..s
-                })
-                .collect(),
-            hand: v.hand.iter().map(|&t| hand_tile(t)).collect(),
-            drawn: v.drawn.map(hand_tile),
-            claim_bar,
-            chow_choices,
-            countdown_secs,
-            auto_play: Button::new(Text::AutoPlay.get(lang), true, Tap::AutoPlay).selected(auto),
-            hint_button: Button::new(
-                Text::Hint.get(lang),
-                v.decision.is_some() && !asked,
-                Tap::Hint,
-            ),
-            hint: self.hint.as_ref().map(|h| hint_view(h, &v, lang)),
-            wild: v.wild.map(|w| tile_view(w, Some(w), lang)),
-            back: Button::new(Text::Home.get(lang), true, Tap::Back),
-        }
+        table_view(&v, &parts, lang)
     }
 
     /// Each seat's 飘 as the seats are drawn (from the player's own), once the hand is under
@@ -368,6 +272,161 @@ impl Offline {
             v.home = Some(Button::new(Text::Home.get(lang), true, Tap::Back));
         }
         Some(v)
+    }
+}
+
+/// What a tap on the table asks for.
+pub(crate) enum Picked {
+    /// One of the legal actions.
+    Act(Action),
+    Hint,
+    AutoPlay,
+}
+
+/// The table tap's meaning against the decision's `legal` actions: an action, or a claim
+/// button covering several (chows, kongs) that leaves them in `choosing` to pick from.
+pub(crate) fn pick(tap: &Tap, legal: &[Action], choosing: &mut Vec<Action>) -> Option<Picked> {
+    let action = match tap {
+        Tap::Discard { tile } => Action::Discard(*tile),
+        Tap::Claim { kind } => {
+            let options: Vec<Action> = legal.iter().copied().filter(|a| kind.covers(a)).collect();
+            match options.as_slice() {
+                [] => return None,
+                [one] => *one,
+                _ => {
+                    *choosing = options;
+                    return None;
+                }
+            }
+        }
+        Tap::Choose { index } => *choosing.get(usize::from(*index))?,
+        Tap::Hint => return Some(Picked::Hint),
+        Tap::AutoPlay => return Some(Picked::AutoPlay),
+        _ => return None,
+    };
+    legal.contains(&action).then_some(Picked::Act(action))
+}
+
+/// The sound an action makes.
+pub(crate) fn sound_of(action: &Action) -> Sound {
+    match action {
+        Action::Discard(_) => Sound::Discard,
+        Action::Win => Sound::Win,
+        _ => Sound::Claim,
+    }
+}
+
+/// What the table screen shows beside the seat's view.
+pub(crate) struct TableParts<'a> {
+    pub hint: Option<&'a Hint>,
+    pub choosing: &'a [Action],
+    /// This hand's 飘 is asked of the player.
+    pub piao_asked: bool,
+    pub countdown_secs: Option<u32>,
+    pub auto_play: bool,
+    /// 托管 can be switched here (online, the server switches it).
+    pub auto_play_open: bool,
+    pub hand_number: u32,
+    /// Match scores by seat.
+    pub scores: [i32; 4],
+    /// Each seat's 飘 from the player's own.
+    pub piao_shown: [Option<u8>; 4],
+}
+
+/// The table screen of seat view `v`.
+pub(crate) fn table_view(v: &CoreSeat, parts: &TableParts, lang: Lang) -> TableView {
+    let asked = parts.piao_asked;
+    let legal = v
+        .decision
+        .as_ref()
+        .filter(|_| !asked)
+        .map(|d| d.legal.clone())
+        .unwrap_or_default();
+    let suggested = match parts.hint {
+        Some(Hint::Turn {
+            recommended: Action::Discard(t),
+            ..
+        }) => Some(*t),
+        _ => None,
+    };
+    let hand_tile = |t: Tile| HandTile {
+        tile: tile_view(t, v.wild, lang),
+        enabled: legal.contains(&Action::Discard(t)),
+        suggested: suggested == Some(t),
+        tap: Tap::Discard { tile: t },
+    };
+    let claim_bar = ClaimKind::BAR
+        .iter()
+        .map(|&k| {
+            Button::new(
+                k.text().get(lang),
+                legal.iter().any(|a| k.covers(a)),
+                Tap::Claim { kind: k },
+            )
+        })
+        .collect();
+    let chow_choices = parts
+        .choosing
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            Button::new(
+                action_words(a, v, lang),
+                true,
+                Tap::Choose { index: i as u8 },
+            )
+        })
+        .collect();
+    let hand_number = parts.hand_number;
+    TableView {
+        title: match lang {
+            Lang::ZhCn => format!("第 {hand_number} 局 · {}风圈", v.prevalent.name_zh()),
+            Lang::En => format!("Hand {hand_number} · {} round", v.prevalent),
+        },
+        status: if asked {
+            Text::PiaoAsk.get(lang).into()
+        } else {
+            status(v, lang)
+        },
+        piao_choices: if asked {
+            (0..=MAX_PIAO)
+                .map(|n| Button::new(n.to_string(), true, Tap::Piao { stake: n }))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        wall_left: v.wall_remaining as u32,
+        wall_label: Text::WallLeft.get(lang).into(),
+        seats: seats(v, parts.scores, lang)
+            .into_iter()
+            .zip(parts.piao_shown)
+            .map(|(s, piao)| SeatView {
+                piao: piao.map(|n| match lang {
+                    Lang::ZhCn => format!("飘{n}"),
+                    Lang::En => format!("Float {n}"),
+                }),
+                ..s
+            })
+            .collect(),
+        hand: v.hand.iter().map(|&t| hand_tile(t)).collect(),
+        drawn: v.drawn.map(hand_tile),
+        claim_bar,
+        chow_choices,
+        countdown_secs: parts.countdown_secs,
+        auto_play: Button::new(
+            Text::AutoPlay.get(lang),
+            parts.auto_play_open,
+            Tap::AutoPlay,
+        )
+        .selected(parts.auto_play),
+        hint_button: Button::new(
+            Text::Hint.get(lang),
+            v.decision.is_some() && !asked,
+            Tap::Hint,
+        ),
+        hint: parts.hint.map(|h| hint_view(h, v, lang)),
+        wild: v.wild.map(|w| tile_view(w, Some(w), lang)),
+        back: Button::new(Text::Home.get(lang), true, Tap::Back),
     }
 }
 
@@ -425,6 +484,7 @@ pub(crate) fn result_view(r: &HandResult, v: &CoreSeat, lang: Lang, next: Button
         payments,
         next,
         home: None,
+        fairness: None,
     }
 }
 

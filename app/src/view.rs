@@ -17,6 +17,8 @@ pub enum View {
     Settings(SettingsView),
     MyHands(MyHandsView),
     Replay(Box<ReplayView>),
+    /// 快速匹配 before the table is drawn: in the queue, taking the seat, or why not.
+    Queue(QueueView),
 }
 
 /// A button: what it says, the name screen readers and tests find it by, whether it can be
@@ -193,6 +195,17 @@ pub struct ResultView {
     pub next: Button,
     /// 大厅 while the match goes on (it is kept, and 继续牌局 takes it up again).
     pub home: Option<Button>,
+    /// Online hands: whether the wall verified against the server's commitment.
+    pub fairness: Option<String>,
+}
+
+/// Waiting for an online table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueueView {
+    pub title: String,
+    pub status: String,
+    /// 取消 (back home).
+    pub cancel: Button,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -7,7 +7,7 @@
 // (net.ts).
 
 import init, { WebApp } from "../pkg/tongcheng_web.js";
-import { loadKey, request, sign, type Request } from "./net";
+import { closeSocket, dropSockets, loadKey, openSocket, request, sendFrame, sign, type Request } from "./net";
 import { tileSvg } from "./tiles";
 import "./style.css";
 
@@ -23,6 +23,7 @@ interface Picker { label: string; options: Button[] }
 interface Result {
   heading: string; outcome: string; fans: { name: string; points: number; count: number }[];
   total: number; payments: { seat: string; delta: number; kong: number }[]; next: Button; home: Button | null;
+  fairness: string | null;
 }
 interface HandRow { title: string; detail: string; points: string; won: boolean; open: Button }
 type View =
@@ -32,6 +33,7 @@ type View =
     }
   | { screen: "new_match"; title: string; pickers: Picker[]; start: Button; back: Button }
   | { screen: "settings"; title: string; pickers: Picker[]; back: Button }
+  | { screen: "queue"; title: string; status: string; cancel: Button }
   | {
       screen: "table"; title: string; status: string; wall_left: number; wall_label: string; seats: Seat[];
       hand: HandTile[]; drawn: HandTile | null; claim_bar: Button[]; chow_choices: Button[]; piao_choices: Button[];
@@ -56,7 +58,10 @@ type Effect =
   | { effect: "wake_at"; now_ms: number }
   | { effect: "load_key" }
   | { effect: "sign"; message: string }
-  | ({ effect: "request" } & Request);
+  | ({ effect: "request" } & Request)
+  | { effect: "open_socket"; id: number; server: string; path: string; token: string }
+  | { effect: "send_frame"; id: number; text: string }
+  | { effect: "close_socket"; id: number };
 
 const KEY = { settings: "tongcheng.settings", match: "tongcheng.match", hands: "tongcheng.hands" };
 const root = document.getElementById("app") as HTMLElement;
@@ -72,6 +77,8 @@ function now(): number {
 // DOM), in ms: the journey test reads these for its figures. The last 2,000 are kept.
 const timings: { tap: string; ms: number }[] = [];
 (globalThis as unknown as { tongchengTimings: typeof timings }).tongchengTimings = timings;
+// Tests cut the table's connection as a lost signal would.
+(globalThis as unknown as { tongchengDropSockets: () => void }).tongchengDropSockets = dropSockets;
 
 function send(event: object): void {
   const started = performance.now();
@@ -118,6 +125,19 @@ function perform(e: Effect): void {
       break;
     case "request":
       request(e).then((a) => send({ event: "answered", id: e.id, status: a.status, body: a.body }));
+      break;
+    case "open_socket":
+      openSocket(e.id, e.path, e.token, {
+        opened: (entropy) => send({ event: "socket_opened", id: e.id, entropy }),
+        frame: (text) => send({ event: "frame", id: e.id, text }),
+        closed: () => send({ event: "socket_closed", id: e.id }),
+      });
+      break;
+    case "send_frame":
+      sendFrame(e.id, e.text);
+      break;
+    case "close_socket":
+      closeSocket(e.id);
       break;
   }
 }
@@ -256,6 +276,7 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
 
 function drawResult(page: HTMLElement, v: Result, heading: "h1" | "h2"): void {
   page.append(el(heading, "title", v.heading), el("p", "outcome", v.outcome));
+  if (v.fairness) page.append(el("p", "fairness", v.fairness));
   if (v.fans.length) {
     const fans = el("ul", "fans");
     for (const f of v.fans) {
@@ -358,6 +379,15 @@ function draw(): void {
       const actions = el("div", "actions");
       if (v.screen === "new_match") actions.append(button(v.start, "btn big"));
       actions.append(button(v.back, "btn ghost"));
+      page.append(actions);
+      root.append(page);
+      break;
+    }
+    case "queue": {
+      const page = el("main", "form queue");
+      page.append(el("h1", "title", v.title), el("p", "status", v.status));
+      const actions = el("div", "actions");
+      actions.append(button(v.cancel, "btn ghost"));
       page.append(actions);
       root.append(page);
       break;

@@ -1,6 +1,7 @@
 // What only the page can do for the model's online effects: keep the device key, sign with
-// it, and make HTTP requests to the server it came from. The model decides what to ask and
-// reads every answer; nothing here knows the protocol.
+// it, make HTTP requests to the server it came from, and hold the table's WebSocket. The
+// model decides what to ask and send, and reads every answer and frame; nothing here knows
+// the protocol.
 //
 // The key is an Ed25519 pair made by WebCrypto with its private half not extractable, kept
 // in IndexedDB (which stores CryptoKey objects as they are, so the private bytes never reach
@@ -105,4 +106,58 @@ export async function request(r: Request): Promise<{ status: number; body: unkno
   } catch {
     return { status: 0, body: null };
   }
+}
+
+export interface SocketHandlers {
+  opened: (entropy: string) => void;
+  frame: (text: string) => void;
+  closed: () => void;
+}
+
+const sockets = new Map<number, WebSocket>();
+
+/// Opens the table's WebSocket on the page's own origin (one node serves the face and its
+/// tables). The session token goes as a subprotocol beside `tongcheng.v1`, never in the URL.
+/// `opened` gets 32 bytes of the browser's secure randomness (hex) for the model's
+/// contributions to the walls.
+export function openSocket(id: number, path: string, token: string, on: SocketHandlers): void {
+  const url = new URL(path, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  let ws: WebSocket;
+  try {
+    ws = new WebSocket(url, ["tongcheng.v1", `tongcheng.token.${token}`]);
+  } catch {
+    setTimeout(on.closed, 0);
+    return;
+  }
+  sockets.set(id, ws);
+  ws.onopen = () => {
+    const entropy = new Uint8Array(32);
+    crypto.getRandomValues(entropy);
+    on.opened(hex(entropy.buffer));
+  };
+  ws.onmessage = (m) => {
+    if (typeof m.data === "string") on.frame(m.data);
+  };
+  ws.onclose = () => {
+    // A socket the model closed itself is not reported.
+    if (sockets.delete(id)) on.closed();
+  };
+}
+
+export function sendFrame(id: number, text: string): void {
+  const ws = sockets.get(id);
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(text);
+}
+
+export function closeSocket(id: number): void {
+  const ws = sockets.get(id);
+  sockets.delete(id);
+  ws?.close();
+}
+
+/// Every open table socket closed as if the network dropped it (tests cut the connection
+/// mid-hand with this, the way a phone losing signal would).
+export function dropSockets(): void {
+  for (const ws of sockets.values()) ws.close();
 }

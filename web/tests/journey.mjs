@@ -39,29 +39,31 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   let hintShot = false;
   for (let i = 0; i < 600; i++) {
     if (await page.locator("h1", { hasText: "结算" }).count()) break;
-    if (!hintShot && (await page.getByRole("button", { name: "提示" }).isEnabled())) {
-      await page.getByRole("button", { name: "提示" }).click();
+    const hint = page.getByRole("button", { name: "提示" });
+    if (!hintShot && (await hint.isEnabled({ timeout: 500 }).catch(() => false))) {
+      await hint.click();
       await page.screenshot({ path: `${out}/${name}-hint.png` });
       hintShot = true;
     }
     let tapped = false;
     for (const c of claims.slice(0, 2)) {
       const b = page.getByRole("button", { name: c, exact: true });
-      if ((await b.count()) && (await b.isEnabled())) {
+      // The screen may move on between two looks (a bot's win ends the hand): a button
+      // gone is looked for again on the next round, never waited on.
+      if ((await b.count()) && (await b.isEnabled({ timeout: 500 }).catch(() => false))) {
         if (!claimShot && c === "过") {
           await page.screenshot({ path: `${out}/${name}-claim.png` });
           await audit(page, `${name} claim`);
           claimShot = true;
         }
-        await b.click();
-        tapped = true;
+        tapped = await b.click({ timeout: 500 }).then(() => true, () => false);
         break;
       }
     }
     if (tapped) continue;
     const tile = page.locator("button.tile.hand:enabled").last();
     if (await tile.count()) {
-      await tile.click();
+      await tile.click({ timeout: 500 }).catch(() => undefined);
       continue;
     }
     await page.waitForTimeout(100);

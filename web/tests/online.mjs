@@ -2,7 +2,9 @@
 // browser opens the page and is signed in with no tap (its Ed25519 key made by WebCrypto,
 // not extractable, kept in IndexedDB); a reload signs in to the same account; another
 // browser gets an account of its own; the network cut and back shows it and signs in again.
-// Screenshots go to OUT; axe-core checks the home screen.
+// Then 快速匹配: a table against the server's bots, played by clicking tiles and claim
+// buttons, the socket cut mid-hand and the hand finished after the reconnect, the result
+// saying the wall verified. Screenshots go to OUT; axe-core checks each screen.
 //
 //   node web/tests/online.mjs http://127.0.0.1:8080/ /tmp/shots
 import fs from "node:fs";
@@ -21,6 +23,59 @@ async function signedIn(page) {
 const fail = (why) => {
   throw new Error(`online: ${why}`);
 };
+// 快速匹配 → the server's table → a whole hand played by clicks, the socket cut once.
+async function quickMatch(page, name) {
+  const started = Date.now();
+  await page.getByRole("button", { name: "快速匹配", exact: true }).click();
+  await page.locator("main.table").waitFor({ timeout: 20_000 });
+  console.log(`${name}: online table drawn ${Date.now() - started} ms after 快速匹配`);
+  const seats = await page.locator(".seat .seat-name").allTextContents();
+  if (!seats.some((s) => s.includes("（电脑）"))) fail(`${name}: no bot named at the table: ${seats}`);
+  let clicks = 0;
+  let cut = false;
+  let shot = false;
+  const until = Date.now() + 120_000;
+  while (!(await page.locator("main.result").count())) {
+    if (Date.now() > until) fail(`${name}: the online hand did not end (${clicks} clicks)`);
+    const win = page.getByRole("button", { name: "胡", exact: true });
+    const pass = page.getByRole("button", { name: "过", exact: true });
+    const tile = page.locator(".hand-row button.tile:enabled");
+    try {
+      if (await win.isEnabled({ timeout: 50 })) await win.click({ timeout: 500 });
+      else if (await pass.isEnabled({ timeout: 50 })) await pass.click({ timeout: 500 });
+      else if (await tile.count()) {
+        if (!shot) {
+          await page.screenshot({ path: `${out}/${name}-online-table.png` });
+          await audit(page, `${name} online table`);
+          shot = true;
+        }
+        await tile.last().click({ timeout: 500 });
+      } else {
+        await page.waitForTimeout(30);
+        continue;
+      }
+      clicks++;
+    } catch {
+      // The screen moved under the click (a bot's move came): look again.
+      continue;
+    }
+    if (clicks === 4 && !cut) {
+      // The connection dropped mid-hand: the table says so and takes the seat up again.
+      cut = true;
+      await page.evaluate(() => globalThis.tongchengDropSockets());
+      await page.locator(".status", { hasText: "正在重连" }).waitFor({ timeout: 5_000 });
+    }
+  }
+  if (!cut) fail(`${name}: the hand ended before the socket was cut`);
+  const fairness = await page.locator("main.result .fairness").textContent();
+  if (!fairness.startsWith("牌墙已验证")) fail(`${name}: the online result says '${fairness}'`);
+  await page.screenshot({ path: `${out}/${name}-online-result.png` });
+  await audit(page, `${name} online result`);
+  console.log(`${name}: an online hand played by ${clicks} clicks, reconnected once, ${fairness}`);
+  await page.getByRole("button", { name: "大厅", exact: true }).click();
+  await page.locator("main.home").waitFor();
+}
+
 const results = {};
 for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]]) {
   const context = await browser.newContext({ viewport });
@@ -62,6 +117,7 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await context.setOffline(false);
   await page.evaluate(() => window.dispatchEvent(new Event("online")));
   if ((await signedIn(page)) !== status) fail(`${name}: not the same account after the network came back`);
+  await quickMatch(page, name);
   if (errors.length) fail(`${name}: page errors: ${errors.join("; ")}`);
   results[name] = status;
   await context.close();

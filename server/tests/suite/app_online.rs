@@ -12,17 +12,17 @@ use tongcheng_core::hex::{hex, unhex};
 use tongcheng_server::Config;
 
 /// A face: a key store, the network, and the requests it made.
-struct Face {
+pub(crate) struct Face {
     key: Option<SigningKey>,
-    url: String,
-    up: bool,
-    requests: Vec<String>,
+    pub(crate) url: String,
+    pub(crate) up: bool,
+    pub(crate) requests: Vec<String>,
     /// The last successful login's answer (its device id).
     login: Option<Value>,
 }
 
 impl Face {
-    fn new(url: &str) -> Face {
+    pub(crate) fn new(url: &str) -> Face {
         Face {
             key: Some(SigningKey::from_bytes(&[7; 32])),
             url: url.to_string(),
@@ -33,7 +33,7 @@ impl Face {
     }
 
     /// Sends `event` and performs every effect, answers included, until none is left.
-    fn send(&mut self, app: &mut App, event: Event) {
+    pub(crate) fn send(&mut self, app: &mut App, event: Event) {
         let mut queue = vec![event];
         while let Some(e) = queue.pop() {
             for fx in app.update(e) {
@@ -42,7 +42,7 @@ impl Face {
         }
     }
 
-    fn perform(&mut self, fx: Effect) -> Option<Event> {
+    pub(crate) fn perform(&mut self, fx: Effect) -> Option<Event> {
         match fx {
             Effect::LoadKey => Some(Event::KeyLoaded {
                 public_key: self.key.as_ref().map(|k| hex(k.verifying_key().as_bytes())),

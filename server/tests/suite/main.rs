@@ -6,6 +6,7 @@ mod support;
 
 mod api;
 mod app_online;
+mod app_table;
 mod collusion;
 mod contract;
 mod e2e;

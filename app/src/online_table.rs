@@ -1,0 +1,510 @@
+//! 快速匹配: a seat at one of the server's tables. The queue's long poll seats the player;
+//! the face holds the WebSocket ([`Effect::OpenSocket`], [`Effect::SendFrame`]) and hands
+//! every frame to the core's seat stream, which keeps the order, resumes after a lost
+//! connection and checks every hand's wall. The table is drawn from the stream's view, the
+//! same way as a match against bots; a dropped connection is taken up again by itself.
+
+use tongcheng_api::NoParams;
+use tongcheng_api::endpoints::{self, Endpoint};
+use tongcheng_api::play::{QueueRequest, Seated};
+use tongcheng_core::Seat;
+use tongcheng_core::game::Action;
+use tongcheng_core::hex::unhex_array;
+use tongcheng_core::hint::Hint;
+use tongcheng_core::protocol::stream::{OnlineOptions, OnlineUpdate, SeatStream, Step};
+use tongcheng_core::protocol::{ClientMsg, PlayerInfo};
+use tongcheng_core::record::{self, HandRecord};
+
+use crate::catalogue::{Lang, Text};
+use crate::model::{Effect, Sound, Tap};
+use crate::online::{Answer, read};
+use crate::table::{Picked, TableParts, pick, result_view, sound_of, table_view};
+use crate::view::{Button, QueueView, ResultView, TableView};
+
+/// Request and socket ids of the table: apart from the account's requests (which count
+/// from 1), so an answer is never taken for the other's.
+const IDS_FROM: u64 = 1 << 32;
+
+/// Waits before reconnecting, doubling from the first to the last.
+const RECONNECT_MS: [u64; 5] = [500, 1_000, 2_000, 4_000, 8_000];
+
+#[derive(Debug)]
+enum Phase {
+    /// The queue's long poll is under way.
+    Queueing { request: u64 },
+    /// The queue found no table: why.
+    Failed { message: String },
+    /// At the table (or coming back to it).
+    Seated,
+}
+
+/// A finished hand, for the result screen.
+#[derive(Debug)]
+struct Ended {
+    record: HandRecord,
+    seat: Seat,
+    fair: bool,
+}
+
+/// The player's online table, from the queue to the match's end.
+#[derive(Debug)]
+pub(crate) struct OnlineTable {
+    phase: Phase,
+    stream: Option<SeatStream>,
+    players: Vec<PlayerInfo>,
+    /// The node that runs the table (the queue's answer).
+    server: String,
+    /// The socket asked for or open now, and whether it is open.
+    socket: Option<u64>,
+    open: bool,
+    /// Lost connections in a row (the next wait), and when to try again.
+    losses: usize,
+    reconnect_at: Option<u64>,
+    hint: Option<Hint>,
+    choosing: Vec<Action>,
+    /// The hand just finished, while its result is up.
+    ended: Option<Ended>,
+    /// The last refusal or error the server sent, shown on the table.
+    notice: Option<String>,
+    next_id: u64,
+    now: u64,
+}
+
+impl OnlineTable {
+    /// Joins the casual queue of `preset` with session `token`.
+    pub(crate) fn queue(preset: &str, token: &str, now: u64, fx: &mut Vec<Effect>) -> OnlineTable {
+        let mut t = OnlineTable {
+            phase: Phase::Failed {
+                message: String::new(),
+            },
+            stream: None,
+            players: Vec::new(),
+            server: String::new(),
+            socket: None,
+            open: false,
+            losses: 0,
+            reconnect_at: None,
+            hint: None,
+            choosing: Vec::new(),
+            ended: None,
+            notice: None,
+            next_id: IDS_FROM,
+            now,
+        };
+        let body = serde_json::to_value(QueueRequest {
+            rules: Some(preset.into()),
+            ranked: false,
+        })
+        .ok();
+        let request = t.id();
+        fx.push(request_of::<endpoints::Queue>(request, token, body));
+        t.phase = Phase::Queueing { request };
+        t
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Whether the answer `id` is this table's.
+    pub(crate) fn awaits(&self, id: u64) -> bool {
+        matches!(self.phase, Phase::Queueing { request } if request == id)
+    }
+
+    /// The queue's answer: seated at a table, or why not.
+    pub(crate) fn answered(
+        &mut self,
+        status: u16,
+        body: serde_json::Value,
+        token: &str,
+        fx: &mut Vec<Effect>,
+    ) {
+        match read::<Seated>(status, body) {
+            Answer::Ok(seated) => {
+                let mut stream = SeatStream::new(
+                    OnlineOptions {
+                        table: Some(seated.table),
+                        ..OnlineOptions::default()
+                    },
+                    [0; 32],
+                );
+                // The player says when he is ready for the next hand (下一局).
+                stream.set_auto_ready(false);
+                self.stream = Some(stream);
+                self.server = seated.server;
+                self.phase = Phase::Seated;
+                self.connect(token, fx);
+            }
+            Answer::Refused(e) => {
+                self.phase = Phase::Failed {
+                    message: e.error.message,
+                }
+            }
+            Answer::Unreachable => {
+                self.phase = Phase::Failed {
+                    message: String::new(),
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self, token: &str, fx: &mut Vec<Effect>) {
+        let id = self.id();
+        self.socket = Some(id);
+        self.open = false;
+        self.reconnect_at = None;
+        fx.push(Effect::OpenSocket {
+            id,
+            server: self.server.clone(),
+            path: endpoints::Play::PATH.into(),
+            token: token.into(),
+        });
+    }
+
+    /// The socket `id` opened; `entropy` (hex, 32 bytes of the platform's secure
+    /// randomness) keys this connection's wall contributions.
+    pub(crate) fn socket_opened(&mut self, id: u64, entropy: &str, fx: &mut Vec<Effect>) {
+        if self.socket != Some(id) {
+            return;
+        }
+        let Some(stream) = self.stream.as_mut() else {
+            return;
+        };
+        self.open = true;
+        stream.rekey(unhex_array::<32>(entropy).unwrap_or([0; 32]));
+        let join = stream.join(self.now);
+        fx.push(send(id, &join));
+    }
+
+    /// A frame arrived on socket `id`.
+    pub(crate) fn frame(
+        &mut self,
+        id: u64,
+        text: &str,
+        sound: bool,
+        fx: &mut Vec<Effect>,
+    ) -> Option<Arrived> {
+        if self.socket != Some(id) {
+            return None;
+        }
+        let step = self.stream.as_mut()?.receive(text, self.now);
+        self.step(step, sound, fx)
+    }
+
+    fn step(&mut self, step: Step, sound: bool, fx: &mut Vec<Effect>) -> Option<Arrived> {
+        if let Some(id) = self.socket.filter(|_| self.open) {
+            fx.extend(step.send.iter().map(|m| send(id, m)));
+        }
+        let mut arrived = None;
+        for u in step.updates {
+            match u {
+                OnlineUpdate::Joined { players, .. } => {
+                    self.players = players;
+                    self.losses = 0;
+                    self.notice = None;
+                }
+                OnlineUpdate::Decision { .. } => {
+                    self.hint = None;
+                    self.choosing.clear();
+                }
+                OnlineUpdate::HandEnd {
+                    record, seat, fair, ..
+                } => {
+                    fx.push(Effect::KeepHand {
+                        record: record.clone(),
+                        seat: seat.0,
+                    });
+                    let won = record.result.winner.is_some();
+                    if sound && won {
+                        fx.push(Effect::Sound { sound: Sound::Win });
+                    }
+                    self.ended = Some(Ended {
+                        record: *record,
+                        seat,
+                        fair: fair.is_ok(),
+                    });
+                    arrived = Some(Arrived::HandEnd);
+                }
+                OnlineUpdate::MatchEnd { .. } => {
+                    if let Some(id) = self.socket.take() {
+                        fx.push(Effect::CloseSocket { id });
+                    }
+                }
+                OnlineUpdate::Error { message, .. } => self.notice = Some(message),
+                OnlineUpdate::Committed { .. }
+                | OnlineUpdate::Event { .. }
+                | OnlineUpdate::AutoPlay { .. }
+                | OnlineUpdate::Disconnected { .. } => {}
+            }
+        }
+        arrived
+    }
+
+    /// Socket `id` closed (or never opened): come back after a wait, unless the match is over.
+    pub(crate) fn socket_closed(&mut self, id: u64) {
+        if self.socket != Some(id) {
+            return;
+        }
+        self.socket = None;
+        self.open = false;
+        let Some(stream) = self.stream.as_mut() else {
+            return;
+        };
+        let _ = stream.disconnected(None);
+        if stream.is_over() {
+            return;
+        }
+        let wait = RECONNECT_MS[self.losses.min(RECONNECT_MS.len() - 1)];
+        self.losses += 1;
+        self.reconnect_at = Some(self.now + wait);
+    }
+
+    /// The time passing: a reconnect or a ping falls due.
+    pub(crate) fn tick(&mut self, now: u64, token: Option<&str>, fx: &mut Vec<Effect>) {
+        self.now = self.now.max(now);
+        if let (Some(at), Some(token)) = (self.reconnect_at, token)
+            && self.now >= at
+        {
+            self.connect(token, fx);
+        }
+        if let (Some(id), true, Some(stream)) = (self.socket, self.open, self.stream.as_mut())
+            && let Some(ping) = stream.tick(self.now)
+        {
+            fx.push(send(id, &ping));
+        }
+    }
+
+    /// When the model is to be woken: a reconnect, or the next ping.
+    pub(crate) fn wake_at(&self) -> Option<u64> {
+        let ping = self
+            .stream
+            .as_ref()
+            .filter(|_| self.open)
+            .map(SeatStream::next_tick);
+        [self.reconnect_at, ping].into_iter().flatten().min()
+    }
+
+    /// A tap on the online table; the sound it makes, if it did something.
+    pub(crate) fn tap(&mut self, tap: &Tap, fx: &mut Vec<Effect>) -> Option<Sound> {
+        let id = self.socket.filter(|_| self.open)?;
+        let stream = self.stream.as_mut()?;
+        let legal = stream
+            .decision()
+            .map(|(_, d)| d.legal.clone())
+            .unwrap_or_default();
+        let action = match pick(tap, &legal, &mut self.choosing)? {
+            Picked::Act(a) => a,
+            Picked::Hint => {
+                self.hint = stream.hint();
+                return None;
+            }
+            // 托管 online is the server's: it comes on when time runs out, and a move of the
+            // player's own takes it back.
+            Picked::AutoPlay => return None,
+        };
+        let msg = stream.act(action).ok()?;
+        fx.push(send(id, &msg));
+        self.hint = None;
+        self.choosing.clear();
+        Some(sound_of(&action))
+    }
+
+    /// 下一局: ready for the next hand; false when the match is over (home, then).
+    pub(crate) fn next_hand(&mut self, fx: &mut Vec<Effect>) -> bool {
+        self.ended = None;
+        let Some(stream) = self.stream.as_ref() else {
+            return false;
+        };
+        if stream.is_over() {
+            return false;
+        }
+        if let Some(id) = self.socket.filter(|_| self.open) {
+            fx.push(send(id, &ClientMsg::Ready));
+        }
+        true
+    }
+
+    /// Leaves the table: the seat plays on by itself until the match ends.
+    pub(crate) fn leave(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(id) = self.socket.take() {
+            if self.open {
+                fx.push(send(id, &ClientMsg::Leave));
+            }
+            fx.push(Effect::CloseSocket { id });
+        }
+        if let Phase::Queueing { .. } = self.phase {
+            // The long poll's answer is not awaited any more.
+            self.phase = Phase::Failed {
+                message: String::new(),
+            };
+        }
+    }
+
+    /// The screen while no table is drawn: the queue, or why it failed.
+    pub(crate) fn waiting_view(&self, lang: Lang) -> Option<QueueView> {
+        let status = match &self.phase {
+            Phase::Queueing { .. } => Text::Queueing.get(lang).to_string(),
+            Phase::Failed { message } if message.is_empty() => {
+                Text::QueueFailed.get(lang).to_string()
+            }
+            Phase::Failed { message } => format!("{}：{message}", Text::QueueFailed.get(lang)),
+            Phase::Seated => {
+                let view = self.stream.as_ref().and_then(SeatStream::view);
+                if view.is_some() {
+                    return None;
+                }
+                if self.reconnect_at.is_some() {
+                    Text::TableLost.get(lang).to_string()
+                } else {
+                    Text::JoiningTable.get(lang).to_string()
+                }
+            }
+        };
+        Some(QueueView {
+            title: Text::QuickMatch.get(lang).into(),
+            status,
+            cancel: Button::new(Text::Cancel.get(lang), true, Tap::Back),
+        })
+    }
+
+    /// The table screen, once the seat has a view.
+    pub(crate) fn view(&self, lang: Lang) -> Option<TableView> {
+        let stream = self.stream.as_ref()?;
+        let v = stream.view()?;
+        let mut view = v.clone();
+        // The decision the stream holds (answered ones are dropped at once).
+        view.decision = stream.decision().map(|(_, d)| d.clone());
+        let parts = TableParts {
+            hint: self.hint.as_ref(),
+            choosing: &self.choosing,
+            piao_asked: false,
+            countdown_secs: stream
+                .deadline()
+                .filter(|_| view.decision.is_some())
+                .map(|at| (at.saturating_sub(self.now)).div_ceil(1000) as u32),
+            auto_play: stream.auto_play(),
+            auto_play_open: false,
+            hand_number: stream.hand() + 1,
+            scores: self.scores_by_seat(stream),
+            piao_shown: [None; 4],
+        };
+        let mut table = table_view(&view, &parts, lang);
+        // Seats from the player's own: each named as the server seated it.
+        for (k, s) in table.seats.iter_mut().enumerate() {
+            let seat = Seat(((v.seat.index() + k) % 4) as u8);
+            if let Some(name) = self.name_at(stream, seat, &s.name, lang) {
+                s.name = name;
+            }
+        }
+        if self.reconnect_at.is_some() || !self.open {
+            table.status = Text::TableLost.get(lang).into();
+        } else if let Some(n) = &self.notice {
+            table.status = format!("{} · {n}", table.status);
+        }
+        Some(table)
+    }
+
+    /// Match scores by seat (the stream keeps them by player slot).
+    fn scores_by_seat(&self, stream: &SeatStream) -> [i32; 4] {
+        let by_player = stream.scores();
+        let mut out = [0; 4];
+        for (p, score) in by_player.iter().enumerate() {
+            if let Some(seat) = self.seat_of_player(stream, p) {
+                out[seat.index()] = *score;
+            }
+        }
+        out
+    }
+
+    /// The seat of player slot `p` this hand: players sit in slot order from the hand's
+    /// East, as the server seats them (the player's own slot and seat fix the turn).
+    fn seat_of_player(&self, stream: &SeatStream, p: usize) -> Option<Seat> {
+        let me = stream.player()? as usize;
+        let my_seat = stream.view()?.seat.index();
+        Some(Seat(((my_seat + 4 + p - me) % 4) as u8))
+    }
+
+    /// Another seat's name: the person's account name, or the seat's (东家 …) marked as the
+    /// server's bot.
+    fn name_at(&self, stream: &SeatStream, seat: Seat, wind: &str, lang: Lang) -> Option<String> {
+        let me = stream.player()? as usize;
+        let my_seat = stream.view()?.seat.index();
+        let p = (me + 4 + seat.index() - my_seat) % 4;
+        if p == me {
+            return None;
+        }
+        let info = self.players.get(p)?;
+        Some(if info.person {
+            info.name.clone()
+        } else {
+            match lang {
+                Lang::ZhCn => format!("{wind}（电脑）"),
+                Lang::En => format!("{wind} (bot)"),
+            }
+        })
+    }
+
+    /// The result (结算) of the hand just finished, with "wall verified".
+    pub(crate) fn result_view(&self, lang: Lang) -> Option<ResultView> {
+        let e = self.ended.as_ref()?;
+        let game = record::replay(&e.record).ok()?;
+        let result = game.result()?;
+        let over = self.stream.as_ref().is_none_or(SeatStream::is_over);
+        let next = if over {
+            Text::MatchOver
+        } else {
+            Text::NextHand
+        };
+        let mut v = result_view(
+            result,
+            &game.view(e.seat),
+            lang,
+            Button::new(next.get(lang), true, Tap::NextHand),
+        );
+        v.fairness = Some(
+            if e.fair {
+                Text::WallFair
+            } else {
+                Text::WallUnfair
+            }
+            .get(lang)
+            .into(),
+        );
+        if !over {
+            v.home = Some(Button::new(Text::Home.get(lang), true, Tap::Back));
+        }
+        Some(v)
+    }
+
+    pub(crate) fn has_result(&self) -> bool {
+        self.ended.is_some()
+    }
+}
+
+/// What a frame brought that moves the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Arrived {
+    HandEnd,
+}
+
+fn send(id: u64, msg: &ClientMsg) -> Effect {
+    Effect::SendFrame {
+        id,
+        text: msg.to_json(),
+    }
+}
+
+fn request_of<E: Endpoint<Params = NoParams>>(
+    id: u64,
+    token: &str,
+    body: Option<serde_json::Value>,
+) -> Effect {
+    Effect::Request {
+        id,
+        method: E::METHOD.as_str().into(),
+        path: E::path(&NoParams {}),
+        token: Some(token.into()),
+        body,
+    }
+}
