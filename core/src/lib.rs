@@ -26,6 +26,7 @@ pub mod seat;
 pub mod shanten;
 pub mod table;
 pub mod tile;
+pub mod tournament;
 pub mod wall;
 
 pub use hand::{Hand, KongKind, Meld, MeldKind};

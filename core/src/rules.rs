@@ -471,6 +471,14 @@ impl RuleSet {
         }
     }
 
+    /// These rules for a match of `hands` hands: whole rounds of four when they fit (the
+    /// winds go round), else one round of `hands`.
+    pub fn with_hands(mut self, hands: u8) -> RuleSet {
+        let h = hands.max(1);
+        (self.rounds, self.hands_per_round) = if h.is_multiple_of(4) { (h / 4, 4) } else { (1, h) };
+        self
+    }
+
     /// These rules with 飘 chosen by each seat before every hand; `None` where the rules have
     /// no 飘 (only Tongcheng scoring has it). Named apart (`…-piao`): no longer the preset, so
     /// its hands are never taken for the preset's.

@@ -33,8 +33,7 @@ fn gone() -> ApiError {
 fn room_rules(online: &Online, settings: &RoomSettings) -> Result<RuleSet, ApiError> {
     let mut rules = online.rules_for_request(settings.rules.clone())?;
     if let Some(h) = settings.hands {
-        // Whole rounds of four when they fit (the winds go round), else one round of `h`.
-        (rules.rounds, rules.hands_per_round) = if h % 4 == 0 { (h / 4, 4) } else { (1, h) };
+        rules = rules.with_hands(h);
     }
     for (v, field) in [
         (
