@@ -117,6 +117,12 @@ pub enum Text {
     WallFair,
     WallUnfair,
     QueueFailed,
+    RoomCode,
+    OpenRoom,
+    JoinRoom,
+    DeleteDigit,
+    People,
+    RoomTitle,
 }
 
 impl Text {
@@ -172,8 +178,8 @@ impl Text {
             Payments => ("输赢", "Payments"),
             ChooseChow => ("选择吃法", "Choose a chow"),
             NotYetOnline => (
-                "好友房即将在此开放；登录后可以快速匹配",
-                "Friends' rooms come here next; sign in for a quick match",
+                "登录后可以快速匹配和开好友房",
+                "Sign in for a quick match or a friends' room",
             ),
             Queueing => ("正在匹配牌桌…", "Finding a table…"),
             Cancel => ("取消", "Cancel"),
@@ -185,6 +191,12 @@ impl Text {
             ),
             WallUnfair => ("牌墙未通过验证", "This hand's wall does NOT verify"),
             QueueFailed => ("没有匹配到牌桌", "No table found"),
+            RoomCode => ("房间号", "Room code"),
+            OpenRoom => ("开房", "Open a room"),
+            JoinRoom => ("加入房间", "Join the room"),
+            DeleteDigit => ("删除", "Delete"),
+            People => ("人数", "People"),
+            RoomTitle => ("房间", "Room"),
             You => ("你", "You"),
             Dealer => ("庄", "Dealer"),
             East => ("东家", "East"),

@@ -131,6 +131,19 @@ pub enum Tap {
     },
     /// 重新连接: log in again after a failure.
     Reconnect,
+    /// 好友房: people in a new room (the owner included; bots take the other seats).
+    RoomPeople {
+        people: u8,
+    },
+    /// 好友房: a digit of the room code typed.
+    Digit {
+        digit: u8,
+    },
+    DeleteDigit,
+    /// 开房: a room of the chosen rule set and people.
+    OpenRoom,
+    /// 加入房间: the room of the code typed.
+    JoinRoom,
 }
 
 /// What the face does for the model.

@@ -26,12 +26,13 @@
 //! (the model sends and reads its frames through the core's seat stream, which checks every
 //! hand's wall), drawn like the table against bots, with the players' names, the result
 //! saying whether the wall verified, and a lost connection taken up again by itself.
-//! 好友房 comes next.
+//! 好友房: a room opened for two to four people (bots in the other seats) or joined by its
+//! six-digit code typed on a keypad, played on the same online table.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens; the
 //! events and effects in `events`), `table` (the match against bots and its views), [`hands`] (what the
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
-//! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配).
+//! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form).
 
 pub mod catalogue;
 mod events;
@@ -41,6 +42,7 @@ mod my_hands;
 mod online;
 mod online_table;
 mod replay;
+mod rooms;
 mod table;
 pub mod view;
 

@@ -14,8 +14,9 @@ use tongcheng_core::table::{Clock, SavedTable, Step, Table, TableConfig};
 use crate::catalogue::{Lang, Text, clock_name, level_name, preset_name};
 use crate::my_hands::{DEFAULT_UTC_OFFSET_MIN, MyHands};
 use crate::online::Online;
-use crate::online_table::OnlineTable;
+use crate::online_table::{OnlineTable, Seek};
 use crate::replay::Replay;
+use crate::rooms::RoomForm;
 use crate::table::Offline;
 use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
 
@@ -65,8 +66,10 @@ enum Screen {
     Settings,
     MyHands,
     Replay,
-    /// 快速匹配: the queue, the online table and its results.
+    /// 快速匹配 and 好友房: the queue, the online table and its results.
     Online,
+    /// 好友房's form.
+    Room,
 }
 
 /// The app model.
@@ -87,8 +90,10 @@ pub struct App {
     utc_offset_min: i32,
     /// The account on the server.
     online: Online,
-    /// The online table (快速匹配), from the queue to the match's end.
+    /// The online table (快速匹配, 好友房), from the queue to the match's end.
     online_table: Option<OnlineTable>,
+    /// 好友房's form.
+    room_form: RoomForm,
 }
 
 impl App {
@@ -111,6 +116,7 @@ impl App {
             utc_offset_min: DEFAULT_UTC_OFFSET_MIN,
             online: Online::default(),
             online_table: None,
+            room_form: RoomForm::default(),
         }
     }
 
@@ -204,15 +210,26 @@ impl App {
             }
             (Screen::Home, Tap::Settings) => self.screen = Screen::Settings,
             (Screen::Home, Tap::QuickMatch) => {
-                if let Some(token) = self.online.token() {
-                    // A table left earlier plays on by itself on the server.
-                    if let Some(mut old) = self.online_table.take() {
-                        old.leave(fx);
-                    }
-                    let preset = self.settings.preset.clone();
-                    self.online_table = Some(OnlineTable::queue(&preset, token, self.now_ms, fx));
-                    self.screen = Screen::Online;
+                let preset = self.settings.preset.clone();
+                self.seek(Seek::Queue { preset }, fx);
+            }
+            (Screen::Home, Tap::FriendsRoom) if self.online.token().is_some() => {
+                self.screen = Screen::Room;
+            }
+            (Screen::Room, Tap::Back) => self.screen = Screen::Home,
+            (Screen::Room, Tap::OpenRoom) => {
+                let preset = self.settings.preset.clone();
+                let people = self.room_form.people;
+                self.seek(Seek::OpenRoom { preset, people }, fx);
+            }
+            (Screen::Room, Tap::JoinRoom) => {
+                if let Some(code) = self.room_form.whole_code() {
+                    let code = code.to_string();
+                    self.seek(Seek::JoinRoom { code }, fx);
                 }
+            }
+            (Screen::Room, tap) => {
+                self.room_form.tap(&tap);
             }
             (Screen::Online, Tap::Back) => {
                 if let Some(mut t) = self.online_table.take() {
@@ -294,6 +311,19 @@ impl App {
             // Taps a screen does not have (a stale view's): nothing happens.
             _ => {}
         }
+    }
+
+    /// Looks for an online seat (the queue, a room), leaving any table left before (it plays
+    /// on by itself on the server).
+    fn seek(&mut self, seek: Seek, fx: &mut Vec<Effect>) {
+        let Some(token) = self.online.token() else {
+            return;
+        };
+        if let Some(mut old) = self.online_table.take() {
+            old.leave(fx);
+        }
+        self.online_table = Some(OnlineTable::seek(seek, token, self.now_ms, fx));
+        self.screen = Screen::Online;
     }
 
     /// A replay asked for on 我的牌局 arrived.
@@ -402,6 +432,11 @@ impl App {
                 None => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
             },
             (Screen::Settings, _) => View::Settings(self.settings_view()),
+            (Screen::Room, _) => View::Room(self.room_form.view(
+                &self.settings.preset,
+                self.online.token().is_some(),
+                lang,
+            )),
             (Screen::Online, _) => match self.online_view(lang) {
                 Some(v) => v,
                 None => View::Home(self.home_view()),
@@ -434,20 +469,28 @@ impl App {
         }
         buttons.extend([
             Button::new(Text::PlayBots.get(lang), true, Tap::PlayBots),
-            // 快速匹配 once signed in; 好友房 comes next.
+            // Online, once signed in.
             Button::new(
                 Text::QuickMatch.get(lang),
                 self.online.token().is_some(),
                 Tap::QuickMatch,
             ),
-            Button::new(Text::FriendsRoom.get(lang), false, Tap::FriendsRoom),
+            Button::new(
+                Text::FriendsRoom.get(lang),
+                self.online.token().is_some(),
+                Tap::FriendsRoom,
+            ),
             Button::new(Text::MyHands.get(lang), true, Tap::MyHands),
             Button::new(Text::Settings.get(lang), true, Tap::Settings),
         ]);
         HomeView {
             title: Text::AppName.get(lang).into(),
             buttons,
-            notice: Some(Text::NotYetOnline.get(lang).into()),
+            notice: self
+                .online
+                .token()
+                .is_none()
+                .then(|| Text::NotYetOnline.get(lang).into()),
             online: self.online.view(lang),
         }
     }

@@ -1,12 +1,12 @@
-//! 快速匹配: a seat at one of the server's tables. The queue's long poll seats the player;
-//! the face holds the WebSocket ([`Effect::OpenSocket`], [`Effect::SendFrame`]) and hands
+//! 快速匹配 and 好友房: a seat at one of the server's tables. The queue's long poll seats
+//! the player, or a room opened or joined by its code does; the face holds the WebSocket ([`Effect::OpenSocket`], [`Effect::SendFrame`]) and hands
 //! every frame to the core's seat stream, which keeps the order, resumes after a lost
 //! connection and checks every hand's wall. The table is drawn from the stream's view, the
 //! same way as a match against bots; a dropped connection is taken up again by itself.
 
-use tongcheng_api::NoParams;
 use tongcheng_api::endpoints::{self, Endpoint};
-use tongcheng_api::play::{QueueRequest, Seated};
+use tongcheng_api::play::{QueueRequest, RoomCode, RoomInfo, RoomSettings, Seated};
+use tongcheng_api::{NoParams, PathParams};
 use tongcheng_core::Seat;
 use tongcheng_core::game::Action;
 use tongcheng_core::hex::unhex_array;
@@ -27,6 +27,17 @@ const IDS_FROM: u64 = 1 << 32;
 
 /// Waits before reconnecting, doubling from the first to the last.
 const RECONNECT_MS: [u64; 5] = [500, 1_000, 2_000, 4_000, 8_000];
+
+/// How the seat is found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seek {
+    /// 快速匹配: the casual queue of a rule set.
+    Queue { preset: String },
+    /// 开房: a new room of a rule set for `people` (bots in the other seats).
+    OpenRoom { preset: String, people: u8 },
+    /// 加入房间: a friend's room by its code.
+    JoinRoom { code: String },
+}
 
 #[derive(Debug)]
 enum Phase {
@@ -49,6 +60,9 @@ struct Ended {
 /// The player's online table, from the queue to the match's end.
 #[derive(Debug)]
 pub(crate) struct OnlineTable {
+    seek: Seek,
+    /// The room's code, once in one.
+    room: Option<String>,
     phase: Phase,
     stream: Option<SeatStream>,
     players: Vec<PlayerInfo>,
@@ -71,9 +85,11 @@ pub(crate) struct OnlineTable {
 }
 
 impl OnlineTable {
-    /// Joins the casual queue of `preset` with session `token`.
-    pub(crate) fn queue(preset: &str, token: &str, now: u64, fx: &mut Vec<Effect>) -> OnlineTable {
+    /// Looks for a seat as `seek` says, with session `token`.
+    pub(crate) fn seek(seek: Seek, token: &str, now: u64, fx: &mut Vec<Effect>) -> OnlineTable {
         let mut t = OnlineTable {
+            seek: seek.clone(),
+            room: None,
             phase: Phase::Failed {
                 message: String::new(),
             },
@@ -91,13 +107,27 @@ impl OnlineTable {
             next_id: IDS_FROM,
             now,
         };
-        let body = serde_json::to_value(QueueRequest {
-            rules: Some(preset.into()),
-            ranked: false,
-        })
-        .ok();
         let request = t.id();
-        fx.push(request_of::<endpoints::Queue>(request, token, body));
+        fx.push(match seek {
+            Seek::Queue { preset } => {
+                let body = QueueRequest {
+                    rules: Some(preset),
+                    ranked: false,
+                };
+                request_of::<endpoints::Queue>(request, &NoParams {}, token, json(&body))
+            }
+            Seek::OpenRoom { preset, people } => {
+                let body = RoomSettings {
+                    rules: Some(preset),
+                    people,
+                    ..RoomSettings::default()
+                };
+                request_of::<endpoints::CreateRoom>(request, &NoParams {}, token, json(&body))
+            }
+            Seek::JoinRoom { code } => {
+                request_of::<endpoints::JoinRoom>(request, &RoomCode { code }, token, None)
+            }
+        });
         t.phase = Phase::Queueing { request };
         t
     }
@@ -120,11 +150,26 @@ impl OnlineTable {
         token: &str,
         fx: &mut Vec<Effect>,
     ) {
-        match read::<Seated>(status, body) {
-            Answer::Ok(seated) => {
+        let seated = match self.seek {
+            Seek::Queue { .. } => match read::<Seated>(status, body) {
+                Answer::Ok(s) => Answer::Ok((s.table, s.server)),
+                Answer::Refused(e) => Answer::Refused(e),
+                Answer::Unreachable => Answer::Unreachable,
+            },
+            Seek::OpenRoom { .. } | Seek::JoinRoom { .. } => match read::<RoomInfo>(status, body) {
+                Answer::Ok(r) => {
+                    self.room = Some(r.code);
+                    Answer::Ok((r.table, r.server))
+                }
+                Answer::Refused(e) => Answer::Refused(e),
+                Answer::Unreachable => Answer::Unreachable,
+            },
+        };
+        match seated {
+            Answer::Ok((table, server)) => {
                 let mut stream = SeatStream::new(
                     OnlineOptions {
-                        table: Some(seated.table),
+                        table: Some(table),
                         ..OnlineOptions::default()
                     },
                     [0; 32],
@@ -132,7 +177,7 @@ impl OnlineTable {
                 // The player says when he is ready for the next hand (下一局).
                 stream.set_auto_ready(false);
                 self.stream = Some(stream);
-                self.server = seated.server;
+                self.server = server;
                 self.phase = Phase::Seated;
                 self.connect(token, fx);
             }
@@ -356,13 +401,24 @@ impl OnlineTable {
                 }
                 if self.reconnect_at.is_some() {
                     Text::TableLost.get(lang).to_string()
+                } else if let Some(code) = &self.room {
+                    match lang {
+                        Lang::ZhCn => format!("房间号 {code}：把号码告诉好友，人齐就开局"),
+                        Lang::En => format!(
+                            "Room {code}: give your friends the code; the match starts when all are in"
+                        ),
+                    }
                 } else {
                     Text::JoiningTable.get(lang).to_string()
                 }
             }
         };
+        let title = match self.seek {
+            Seek::Queue { .. } => Text::QuickMatch,
+            Seek::OpenRoom { .. } | Seek::JoinRoom { .. } => Text::FriendsRoom,
+        };
         Some(QueueView {
-            title: Text::QuickMatch.get(lang).into(),
+            title: title.get(lang).into(),
             status,
             cancel: Button::new(Text::Cancel.get(lang), true, Tap::Back),
         })
@@ -390,6 +446,9 @@ impl OnlineTable {
             piao_shown: [None; 4],
         };
         let mut table = table_view(&view, &parts, lang);
+        if let Some(code) = &self.room {
+            table.title = format!("{} · {} {code}", table.title, Text::RoomTitle.get(lang));
+        }
         // Seats from the player's own: each named as the server seated it.
         for (k, s) in table.seats.iter_mut().enumerate() {
             let seat = Seat(((v.seat.index() + k) % 4) as u8);
@@ -495,15 +554,23 @@ fn send(id: u64, msg: &ClientMsg) -> Effect {
     }
 }
 
-fn request_of<E: Endpoint<Params = NoParams>>(
+fn json<T: serde::Serialize>(body: &T) -> Option<serde_json::Value> {
+    serde_json::to_value(body).ok()
+}
+
+fn request_of<E: Endpoint>(
     id: u64,
+    params: &E::Params,
     token: &str,
     body: Option<serde_json::Value>,
-) -> Effect {
+) -> Effect
+where
+    E::Params: PathParams,
+{
     Effect::Request {
         id,
         method: E::METHOD.as_str().into(),
-        path: E::path(&NoParams {}),
+        path: E::path(params),
         token: Some(token.into()),
         body,
     }

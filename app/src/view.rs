@@ -19,6 +19,8 @@ pub enum View {
     Replay(Box<ReplayView>),
     /// 快速匹配 before the table is drawn: in the queue, taking the seat, or why not.
     Queue(QueueView),
+    /// 好友房: open a room or join one by its code.
+    Room(RoomView),
 }
 
 /// A button: what it says, the name screen readers and tests find it by, whether it can be
@@ -197,6 +199,26 @@ pub struct ResultView {
     pub home: Option<Button>,
     /// Online hands: whether the wall verified against the server's commitment.
     pub fairness: Option<String>,
+}
+
+/// 好友房's form.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoomView {
+    pub title: String,
+    /// The rule set a new room plays (the one chosen for matches).
+    pub rules: String,
+    /// People in a new room, the owner included.
+    pub people: Picker,
+    /// 开房.
+    pub open: Button,
+    pub code_label: String,
+    /// The code typed so far.
+    pub code: String,
+    /// 1–9, 0 and 删除.
+    pub keypad: Vec<Button>,
+    /// 加入房间, once six digits are typed.
+    pub join: Button,
+    pub back: Button,
 }
 
 /// Waiting for an online table.

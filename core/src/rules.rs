@@ -475,7 +475,11 @@ impl RuleSet {
     /// winds go round), else one round of `hands`.
     pub fn with_hands(mut self, hands: u8) -> RuleSet {
         let h = hands.max(1);
-        (self.rounds, self.hands_per_round) = if h.is_multiple_of(4) { (h / 4, 4) } else { (1, h) };
+        (self.rounds, self.hands_per_round) = if h.is_multiple_of(4) {
+            (h / 4, 4)
+        } else {
+            (1, h)
+        };
         self
     }
 

@@ -35,6 +35,10 @@ type View =
   | { screen: "settings"; title: string; pickers: Picker[]; back: Button }
   | { screen: "queue"; title: string; status: string; cancel: Button }
   | {
+      screen: "room"; title: string; rules: string; people: Picker; open: Button; code_label: string; code: string;
+      keypad: Button[]; join: Button; back: Button;
+    }
+  | {
       screen: "table"; title: string; status: string; wall_left: number; wall_label: string; seats: Seat[];
       hand: HandTile[]; drawn: HandTile | null; claim_bar: Button[]; chow_choices: Button[]; piao_choices: Button[];
       countdown_secs: number | null; auto_play: Button; hint_button: Button;
@@ -299,6 +303,38 @@ function drawResult(page: HTMLElement, v: Result, heading: "h1" | "h2"): void {
   page.append(actions);
 }
 
+// 好友房: open a room (its rules and people), or type a friend's code on the keypad (the
+// keyboard's digits and Backspace press the same buttons).
+function drawRoom(v: Extract<View, { screen: "room" }>): HTMLElement {
+  const page = el("main", "form room");
+  const top = el("header", "bar");
+  top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
+  page.append(top);
+  const open = el("section", "open-room");
+  open.append(el("p", "rules", v.rules), pickers([v.people]), button(v.open, "btn big"));
+  page.append(open);
+  const join = el("section", "join-room");
+  const code = el("output", "code", v.code || "······");
+  code.setAttribute("aria-label", v.code_label);
+  join.append(el("h2", "", v.code_label), code);
+  const keys = el("div", "keypad");
+  for (const b of v.keypad) keys.append(button(b, "btn key"));
+  join.append(keys, button(v.join, "btn big"));
+  page.append(join);
+  return page;
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!document.querySelector("main.room")) return;
+  const label = e.key === "Backspace" ? null : e.key;
+  const keys = Array.from(document.querySelectorAll<HTMLButtonElement>(".keypad button"));
+  const key = label === null ? keys[keys.length - 1] : keys.find((k) => k.textContent === label);
+  if (key && !key.disabled) {
+    e.preventDefault();
+    key.click();
+  }
+});
+
 function drawMyHands(v: Extract<View, { screen: "my_hands" }>): HTMLElement {
   const page = el("main", "form hands");
   const top = el("header", "bar");
@@ -392,6 +428,9 @@ function draw(): void {
       root.append(page);
       break;
     }
+    case "room":
+      root.append(drawRoom(v));
+      break;
     case "table":
       root.append(drawTable(v));
       break;

@@ -4,7 +4,8 @@
 // browser gets an account of its own; the network cut and back shows it and signs in again.
 // Then 快速匹配: a table against the server's bots, played by clicking tiles and claim
 // buttons, the socket cut mid-hand and the hand finished after the reconnect, the result
-// saying the wall verified. Screenshots go to OUT; axe-core checks each screen.
+// saying the wall verified; and two browsers meeting in a 好友房, one opening it and the
+// other typing its code. Screenshots go to OUT; axe-core checks each screen.
 //
 //   node web/tests/online.mjs http://127.0.0.1:8080/ /tmp/shots
 import fs from "node:fs";
@@ -23,6 +24,24 @@ async function signedIn(page) {
 const fail = (why) => {
   throw new Error(`online: ${why}`);
 };
+// One move if the online table asks for one (胡 when open, else 过, else the drawn tile):
+// true when a click went in. The screen may move under a click (a bot's move came): then
+// nothing is clicked and the next look tries again.
+async function move(page) {
+  const win = page.getByRole("button", { name: "胡", exact: true });
+  const pass = page.getByRole("button", { name: "过", exact: true });
+  const tile = page.locator(".hand-row button.tile:enabled");
+  try {
+    if (await win.isEnabled({ timeout: 50 })) await win.click({ timeout: 500 });
+    else if (await pass.isEnabled({ timeout: 50 })) await pass.click({ timeout: 500 });
+    else if (await tile.count()) await tile.last().click({ timeout: 500 });
+    else return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // 快速匹配 → the server's table → a whole hand played by clicks, the socket cut once.
 async function quickMatch(page, name) {
   const started = Date.now();
@@ -37,28 +56,16 @@ async function quickMatch(page, name) {
   const until = Date.now() + 120_000;
   while (!(await page.locator("main.result").count())) {
     if (Date.now() > until) fail(`${name}: the online hand did not end (${clicks} clicks)`);
-    const win = page.getByRole("button", { name: "胡", exact: true });
-    const pass = page.getByRole("button", { name: "过", exact: true });
-    const tile = page.locator(".hand-row button.tile:enabled");
-    try {
-      if (await win.isEnabled({ timeout: 50 })) await win.click({ timeout: 500 });
-      else if (await pass.isEnabled({ timeout: 50 })) await pass.click({ timeout: 500 });
-      else if (await tile.count()) {
-        if (!shot) {
-          await page.screenshot({ path: `${out}/${name}-online-table.png` });
-          await audit(page, `${name} online table`);
-          shot = true;
-        }
-        await tile.last().click({ timeout: 500 });
-      } else {
-        await page.waitForTimeout(30);
-        continue;
-      }
-      clicks++;
-    } catch {
-      // The screen moved under the click (a bot's move came): look again.
+    if (!shot && (await page.locator(".hand-row button.tile:enabled").count())) {
+      await page.screenshot({ path: `${out}/${name}-online-table.png` });
+      await audit(page, `${name} online table`);
+      shot = true;
+    }
+    if (!(await move(page))) {
+      await page.waitForTimeout(30);
       continue;
     }
+    clicks++;
     if (clicks === 4 && !cut) {
       // The connection dropped mid-hand: the table says so and takes the seat up again.
       cut = true;
@@ -123,6 +130,47 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await context.close();
 }
 if (results.phone === results.desktop) fail("two browsers got the same account");
+
+// 好友房: the phone opens a room for two, the desktop types its code on the keyboard, and
+// both play the hand to its result.
+{
+  const owner = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const friend = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  for (const p of [owner, friend]) {
+    await p.goto(url);
+    await signedIn(p);
+    await p.getByRole("button", { name: "好友房", exact: true }).click();
+  }
+  await owner.screenshot({ path: `${out}/phone-room.png` });
+  await audit(owner, "phone 好友房");
+  await owner.getByRole("button", { name: "2 人", exact: true }).click();
+  await owner.getByRole("button", { name: "开房", exact: true }).click();
+  const waiting = owner.locator("main.queue .status", { hasText: "房间号" });
+  await waiting.waitFor({ timeout: 10_000 });
+  const code = (await waiting.textContent()).match(/\d{6}/)[0];
+  await friend.keyboard.type(code);
+  if ((await friend.locator("main.room .code").textContent()) !== code) fail("the typed code is not shown");
+  await friend.getByRole("button", { name: "加入房间", exact: true }).click();
+  const until = Date.now() + 120_000;
+  let clicks = 0;
+  while ((await owner.locator("main.result").count()) + (await friend.locator("main.result").count()) < 2) {
+    if (Date.now() > until) fail(`好友房: the hand did not end (${clicks} clicks)`);
+    let moved = false;
+    for (const p of [owner, friend]) {
+      if (!(await p.locator("main.result").count()) && (await move(p))) {
+        moved = true;
+        clicks++;
+      }
+    }
+    if (!moved) await owner.waitForTimeout(30);
+  }
+  for (const p of [owner, friend]) {
+    const fairness = await p.locator("main.result .fairness").textContent();
+    if (!fairness.startsWith("牌墙已验证")) fail(`好友房: the result says '${fairness}'`);
+  }
+  await friend.screenshot({ path: `${out}/desktop-room-result.png` });
+  console.log(`好友房: room ${code} opened on one browser, joined by its code on another, one hand played by ${clicks} clicks, both walls verified`);
+}
 console.log("online: each new browser signed in with its own key, kept across reloads and a network cut");
 await browser.close();
 reportProblems();

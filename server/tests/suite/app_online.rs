@@ -23,8 +23,13 @@ pub(crate) struct Face {
 
 impl Face {
     pub(crate) fn new(url: &str) -> Face {
+        Face::with_key(url, 7)
+    }
+
+    /// A face whose device key is made from `byte` (another device, another account).
+    pub(crate) fn with_key(url: &str, byte: u8) -> Face {
         Face {
-            key: Some(SigningKey::from_bytes(&[7; 32])),
+            key: Some(SigningKey::from_bytes(&[byte; 32])),
             url: url.to_string(),
             up: true,
             requests: Vec::new(),

@@ -1,8 +1,8 @@
-//! 快速匹配 through the app model against a real server in process: this test is the face
-//! (the login's key store and requests from `app_online`, and the table's WebSocket, opened
-//! as a browser opens it: the token offered as a subprotocol). A hand is played by taps on
-//! what the view offers, the socket is cut mid-hand and taken up again by the model, and the
-//! result says the wall verified.
+//! 快速匹配 and 好友房 through the app model against a real server in process: this test is
+//! the face (the login's key store and requests from `app_online`, and the table's
+//! WebSocket, opened as a browser opens it: the token offered as a subprotocol). Hands are
+//! played by taps on what the view offers, a socket is cut mid-hand and taken up again by
+//! the model, and every result says the wall verified.
 
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -15,12 +15,6 @@ use tongcheng_server::Config;
 
 use crate::app_online::Face;
 use crate::support::online::start_with;
-
-/// The face's table socket.
-struct Socket {
-    id: u64,
-    ws: WebSocket<TcpStream>,
-}
 
 /// Opens `path` on `url` as a browser would: no `Authorization`, the token as a subprotocol.
 fn open(url: &str, path: &str, token: &str) -> WebSocket<TcpStream> {
@@ -41,43 +35,199 @@ fn open(url: &str, path: &str, token: &str) -> WebSocket<TcpStream> {
         "the server selects the table's protocol and never echoes the token"
     );
     ws.get_ref()
-        .set_read_timeout(Some(Duration::from_millis(20)))
+        .set_read_timeout(Some(Duration::from_millis(5)))
         .unwrap();
     ws
 }
 
-/// The tap a player makes on `view`: win when he can, pass a claim, else discard the drawn
-/// tile (or the last one).
-fn play(view: &View) -> Option<Tap> {
-    let View::Table(t) = view else {
-        return None;
-    };
-    let button = |k: ClaimKind| {
-        t.claim_bar
-            .iter()
-            .find(|b| b.tap == Tap::Claim { kind: k } && b.enabled)
-    };
-    if let Some(b) = button(ClaimKind::Win).or_else(|| button(ClaimKind::Pass)) {
-        return Some(b.tap.clone());
+/// One player: the app, its face and its table socket.
+struct Player {
+    app: App,
+    face: Face,
+    url: String,
+    socket: Option<(u64, WebSocket<TcpStream>)>,
+    pending: Vec<Event>,
+    sockets_opened: u32,
+    hands_kept: u32,
+    taps: u32,
+    started: Instant,
+}
+
+impl Player {
+    /// A new device signed in to `url` (its own key, so its own account).
+    fn signed_in(url: &str, key: u8) -> Player {
+        let mut p = Player {
+            app: App::new(Settings::default(), None, u64::from(key), 0),
+            face: Face::with_key(url, key),
+            url: url.to_string(),
+            socket: None,
+            pending: Vec::new(),
+            sockets_opened: 0,
+            hands_kept: 0,
+            taps: 0,
+            started: Instant::now(),
+        };
+        p.face.send(&mut p.app, Event::Network { up: true });
+        p
     }
-    t.drawn
-        .iter()
-        .chain(t.hand.iter().rev())
-        .find(|h| h.enabled)
-        .map(|h| h.tap.clone())
+
+    fn tap(&mut self, tap: Tap) {
+        self.pending.push(Event::Tap { tap });
+        self.pump();
+    }
+
+    /// Handles every event due (the clock's, the frames that came) and performs the effects.
+    fn pump(&mut self) {
+        loop {
+            self.pending.push(Event::Tick {
+                now_ms: self.started.elapsed().as_millis() as u64,
+            });
+            while let Some(event) = self.pending.pop() {
+                for fx in self.app.update(event) {
+                    self.perform(fx);
+                }
+            }
+            let frames = self.frames();
+            if frames.is_empty() {
+                return;
+            }
+            // One at a time, in order.
+            self.pending.extend(frames.into_iter().rev());
+        }
+    }
+
+    fn perform(&mut self, fx: Effect) {
+        match fx {
+            Effect::OpenSocket {
+                id, path, token, ..
+            } => {
+                self.sockets_opened += 1;
+                self.socket = Some((id, open(&self.url, &path, &token)));
+                self.pending.push(Event::SocketOpened {
+                    id,
+                    entropy: format!("{:02x}", self.sockets_opened).repeat(32),
+                });
+            }
+            Effect::SendFrame { id, text } => {
+                let (open_id, ws) = self.socket.as_mut().expect("an open socket");
+                assert_eq!(*open_id, id, "a frame for the socket that is open");
+                ws.send(Message::text(text)).unwrap();
+            }
+            Effect::CloseSocket { id } => {
+                if self.socket.as_ref().is_some_and(|(s, _)| *s == id) {
+                    self.socket = None;
+                }
+            }
+            Effect::KeepHand { .. } => self.hands_kept += 1,
+            other => self.pending.extend(self.face.perform(other)),
+        }
+    }
+
+    fn frames(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        let Some((id, ws)) = self.socket.as_mut() else {
+            return out;
+        };
+        loop {
+            match ws.read() {
+                Ok(Message::Text(text)) => out.push(Event::Frame {
+                    id: *id,
+                    text: text.to_string(),
+                }),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return out;
+                }
+                Err(e) => panic!("the table's socket failed: {e}"),
+            }
+        }
+    }
+
+    /// Cuts the table's connection as a lost signal would.
+    fn cut(&mut self) {
+        let (id, ws) = self.socket.take().expect("a socket to cut");
+        drop(ws);
+        self.pending.push(Event::SocketClosed { id });
+        self.pump();
+    }
+
+    /// One move if the table asks for one: win when he can, pass a claim, else discard the
+    /// drawn tile (or the last one). False when nothing is asked.
+    fn play(&mut self) -> bool {
+        let View::Table(t) = self.app.view() else {
+            return false;
+        };
+        let button = |k: ClaimKind| {
+            t.claim_bar
+                .iter()
+                .find(|b| b.tap == Tap::Claim { kind: k } && b.enabled)
+        };
+        let tap = match button(ClaimKind::Win).or_else(|| button(ClaimKind::Pass)) {
+            Some(b) => Some(b.tap.clone()),
+            None => t
+                .drawn
+                .iter()
+                .chain(t.hand.iter().rev())
+                .find(|h| h.enabled)
+                .map(|h| h.tap.clone()),
+        };
+        match tap {
+            Some(tap) => {
+                self.taps += 1;
+                self.tap(tap);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn at_result(&self) -> bool {
+        matches!(self.app.view(), View::Result(_))
+    }
+
+    fn bots_named(&self) -> usize {
+        match self.app.view() {
+            View::Table(t) => t
+                .seats
+                .iter()
+                .filter(|s| s.name.ends_with("（电脑）"))
+                .count(),
+            _ => 0,
+        }
+    }
+}
+
+/// The result says the wall verified, and 大厅 leads home while the match plays on.
+fn verified_and_home(p: &mut Player) {
+    let View::Result(r) = p.app.view() else {
+        panic!("not at the result: {:?}", p.app.view())
+    };
+    assert_eq!(
+        r.fairness.as_deref(),
+        Some("牌墙已验证：这一局的牌不是服务器挑的")
+    );
+    assert_eq!(p.hands_kept, 1, "the finished hand is kept in the history");
+    let home = r.home.expect("the match goes on");
+    p.tap(home.tap);
+    assert!(matches!(p.app.view(), View::Home(_)));
+}
+
+fn server() -> crate::support::online::TestServer {
+    let mut config = Config::default();
+    config.online.queue.bot_fill_ms = 0;
+    start_with(config)
 }
 
 #[test]
 fn a_quick_match_hand_is_played_through_the_model_with_a_reconnect_and_the_wall_verified() {
-    let mut config = Config::default();
-    config.online.queue.bot_fill_ms = 0;
-    let srv = start_with(config);
-    let mut face = Face::new(&srv.url);
-    let mut app = App::new(Settings::default(), None, 1, 0);
-    let started = Instant::now();
-    let now = || started.elapsed().as_millis() as u64;
-    face.send(&mut app, Event::Network { up: true });
-    let View::Home(home) = app.view() else {
+    let srv = server();
+    let mut p = Player::signed_in(&srv.url, 7);
+    let View::Home(home) = p.app.view() else {
         panic!("home first")
     };
     let quick = home
@@ -86,117 +236,86 @@ fn a_quick_match_hand_is_played_through_the_model_with_a_reconnect_and_the_wall_
         .find(|b| b.tap == Tap::QuickMatch)
         .unwrap();
     assert!(quick.enabled, "快速匹配 is open once signed in");
-
-    let mut socket: Option<Socket> = None;
-    let mut pending = vec![Event::Tap {
-        tap: Tap::QuickMatch,
-    }];
-    let (mut taps, mut cut, mut kept, mut reconnects) = (0, false, 0, 0);
+    p.tap(Tap::QuickMatch);
     let until = Instant::now() + Duration::from_secs(60);
-    while !matches!(app.view(), View::Result(_)) {
+    let mut cut = false;
+    while !p.at_result() {
         assert!(
             Instant::now() < until,
             "the hand did not end: {:?}",
-            app.view()
+            p.app.view()
         );
-        pending.push(Event::Tick { now_ms: now() });
-        while let Some(event) = pending.pop() {
-            for fx in app.update(event) {
-                match fx {
-                    Effect::OpenSocket {
-                        id, path, token, ..
-                    } => {
-                        reconnects += 1;
-                        socket = Some(Socket {
-                            id,
-                            ws: open(&srv.url, &path, &token),
-                        });
-                        pending.push(Event::SocketOpened {
-                            id,
-                            entropy: "09".repeat(32),
-                        });
-                    }
-                    Effect::SendFrame { id, text } => {
-                        let s = socket
-                            .as_mut()
-                            .filter(|s| s.id == id)
-                            .expect("an open socket");
-                        s.ws.send(Message::text(text)).unwrap();
-                    }
-                    Effect::CloseSocket { id } => {
-                        if socket.as_ref().is_some_and(|s| s.id == id) {
-                            socket = None;
-                        }
-                    }
-                    Effect::KeepHand { .. } => kept += 1,
-                    other => pending.extend(face.perform(other)),
-                }
-            }
-        }
-        // Frames that came.
-        if let Some(s) = socket.as_mut() {
-            loop {
-                match s.ws.read() {
-                    Ok(Message::Text(text)) => pending.push(Event::Frame {
-                        id: s.id,
-                        text: text.to_string(),
-                    }),
-                    Ok(_) => {}
-                    Err(tungstenite::Error::Io(e))
-                        if e.kind() == std::io::ErrorKind::WouldBlock
-                            || e.kind() == std::io::ErrorKind::TimedOut =>
-                    {
-                        break;
-                    }
-                    Err(e) => panic!("the table's socket failed: {e}"),
-                }
-            }
-            // Frames are taken one at a time, in order.
-            pending.reverse();
-        }
-        if !pending.is_empty() {
-            continue;
-        }
-        if let View::Table(t) = app.view() {
-            let bots = t.seats.iter().filter(|s| s.name.ends_with("（电脑）"));
-            assert_eq!(bots.count(), 3, "the server's bots named: {:?}", t.seats);
-        }
-        if socket.is_none() {
+        p.pump();
+        if p.socket.is_none() {
             // Cut: the table says so until the model has taken the seat up again.
-            if let View::Table(t) = app.view() {
+            if let View::Table(t) = p.app.view() {
                 assert_eq!(t.status, "连接断开，正在重连…");
             }
             std::thread::sleep(Duration::from_millis(10));
-        } else if let Some(tap) = play(&app.view()) {
-            if taps == 5 && !cut {
-                // The connection drops mid-hand, the decision unanswered: the model comes
-                // back by itself and the decision with it.
-                cut = true;
-                let s = socket.take().unwrap();
-                drop(s.ws);
-                pending.push(Event::SocketClosed { id: s.id });
-            } else {
-                pending.push(Event::Tap { tap });
-            }
-            taps += 1;
+            continue;
+        }
+        if p.bots_named() > 0 {
+            assert_eq!(p.bots_named(), 3, "the server's bots named");
+        }
+        if p.taps == 4 && !cut {
+            // The connection drops mid-hand: the model comes back by itself.
+            cut = true;
+            p.cut();
+            continue;
+        }
+        if !p.play() {
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
     assert!(
         cut,
-        "the socket was cut before the hand ended ({taps} taps)"
+        "the socket was cut before the hand ended ({} taps)",
+        p.taps
     );
-    assert_eq!(reconnects, 2, "one socket, then one more after the cut");
-    assert_eq!(kept, 1, "the finished hand is kept in the history");
-    let View::Result(r) = app.view() else {
-        unreachable!()
-    };
     assert_eq!(
-        r.fairness.as_deref(),
-        Some("牌墙已验证：这一局的牌不是服务器挑的")
+        p.sockets_opened, 2,
+        "one socket, then one more after the cut"
     );
-    assert!(!r.payments.is_empty());
-    // 大厅: the seat plays on by itself; home again.
-    let home = r.home.expect("the match goes on");
-    face.send(&mut app, Event::Tap { tap: home.tap });
-    assert!(matches!(app.view(), View::Home(_)));
+    verified_and_home(&mut p);
+}
+
+#[test]
+fn two_friends_meet_in_a_room_opened_by_one_and_joined_by_its_code() {
+    let srv = server();
+    let mut owner = Player::signed_in(&srv.url, 8);
+    let mut friend = Player::signed_in(&srv.url, 9);
+    owner.tap(Tap::FriendsRoom);
+    owner.tap(Tap::RoomPeople { people: 2 });
+    owner.tap(Tap::OpenRoom);
+    // Waiting for the friend: the code is on the screen.
+    let View::Queue(q) = owner.app.view() else {
+        panic!("waiting: {:?}", owner.app.view())
+    };
+    let code: String = q.status.chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(code.len(), 6, "{}", q.status);
+    assert!(q.status.contains("把号码告诉好友"), "{}", q.status);
+    friend.tap(Tap::FriendsRoom);
+    for d in code.bytes() {
+        friend.tap(Tap::Digit { digit: d - b'0' });
+    }
+    friend.tap(Tap::JoinRoom);
+    let until = Instant::now() + Duration::from_secs(60);
+    while !(owner.at_result() && friend.at_result()) {
+        assert!(Instant::now() < until, "the hand did not end");
+        let mut moved = false;
+        for p in [&mut owner, &mut friend] {
+            p.pump();
+            moved |= p.play();
+        }
+        if !moved {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    for p in [&mut owner, &mut friend] {
+        let View::Result(_) = p.app.view() else {
+            unreachable!()
+        };
+        verified_and_home(p);
+    }
+    assert!(owner.taps > 0 && friend.taps > 0, "both played");
 }
