@@ -10,6 +10,7 @@ mod net_cmd;
 mod play;
 mod shanten;
 mod simulate;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 
@@ -53,6 +54,10 @@ enum Command {
     /// Our bot as a Botzone bot program (国标麻将): reads the judge's requests on stdin
     /// (JSON or simple form), answers PASS / PLAY / CHI / PENG / GANG / BUGANG / HU.
     Botzone(botzone::Args),
+    /// 比赛: a tournament of bots played through on this machine (`simulate`), or the
+    /// fairness check of published rounds (`verify FILE…`).
+    #[command(subcommand)]
+    Tournament(tournament::Command),
 }
 
 fn main() {
@@ -69,6 +74,7 @@ fn main() {
         Command::Link(args) => net_cmd::run_link(args),
         Command::Devices(args) => net_cmd::run_devices(args),
         Command::Botzone(args) => botzone::run(args),
+        Command::Tournament(command) => tournament::run(command),
     };
     if let Err(e) = result {
         // `tongcheng shanten … | head`: the reader has all it wanted; not an error.

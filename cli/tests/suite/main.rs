@@ -10,3 +10,4 @@ mod net_sync;
 mod play_history;
 mod play_online;
 mod play_scripted;
+mod tournament;

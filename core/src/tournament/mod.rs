@@ -16,6 +16,7 @@
 
 pub mod fair;
 pub mod seating;
+pub mod simulate;
 pub mod standings;
 #[cfg(test)]
 mod tests;

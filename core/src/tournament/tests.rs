@@ -3,55 +3,20 @@
 //! commitment, duplicate tables share their walls, the cut lines are right, and two entrants
 //! from one address never meet.
 
-use super::fair::{RoundProof, round_commitment, round_seed, table_seed, verify_round};
 use super::seating::has_conflict;
+use super::simulate::{Simulation, recompute, simulate};
 use super::*;
 use crate::bot::Level;
-use crate::fair::Bytes32;
-use crate::record::HandRecord;
-use crate::table::{Clock, Deal, Player, Table, TableConfig};
 use crate::wall::Seed;
 
-/// One table's match: its hands' records and the match scores by player slot.
-fn play_table(rules: &RuleSet, seed: Seed, bot_seed: u64) -> (Vec<HandRecord>, [i32; 4]) {
-    let mut t = Table::try_new(TableConfig {
-        deal: Deal::Match {
-            rules: rules.clone(),
-            seed,
-        },
-        players: [Player::Bot(Level::Easy); 4],
-        bot_seed,
-        clock: Clock::Off,
-    })
-    .unwrap();
-    let mut records = Vec::new();
-    loop {
-        t.run(0);
-        records.push(t.record().expect("a finished hand"));
-        // Each hand's deltas, by the seat each player held, add up to the match scores.
-        if !t.next_hand() {
-            break;
-        }
-    }
-    let scores = t.match_state().scores();
-    let history = t.match_state().history();
-    assert_eq!(history.len(), records.len());
-    let summed: [i32; 4] = std::array::from_fn(|p| {
-        history
-            .iter()
-            .zip(&records)
-            .map(|(h, r)| r.result.deltas[h.seating[p].index()])
-            .sum()
-    });
-    assert_eq!(summed, scores, "the records make the match's scores");
-    (records, scores)
-}
-
-/// What a run of a tournament left.
+/// What a run of a tournament left, checked as it is published: every round verifies (and
+/// a forged secret does not), nobody who may not meet sat together, and the standings are
+/// what the rounds' records recompute to.
 struct Run {
     standings: Standings,
-    /// Per round: the field seated and the tables' walls (each hand's seed).
+    /// Per round: the entrants seated.
     fields: Vec<usize>,
+    /// Per round, per table: each hand's wall seed.
     walls: Vec<Vec<Vec<Seed>>>,
 }
 
@@ -60,80 +25,52 @@ fn run(
     entrants: &[EntrantId],
     conflict: impl Fn(EntrantId, EntrantId) -> bool,
 ) -> Run {
-    config.check(entrants.len()).unwrap();
-    let rules = config.table_rules().unwrap();
-    let mut standings = Standings::new(entrants);
-    let mut fields = Vec::new();
-    let mut walls = Vec::new();
-    for round in 0..config.rounds() {
-        // Round 1 by the draw (a shuffle from a seed, here the entrants' own order reversed).
-        let order: Vec<EntrantId> = if round == 0 {
-            entrants.iter().rev().copied().collect()
-        } else {
-            standings.order()
+    let Simulation { standings, rounds } =
+        simulate(config, entrants, Level::Easy, 7, &conflict).unwrap();
+    assert_eq!(rounds.len(), config.rounds());
+    for r in &rounds {
+        r.verify().unwrap();
+        let mut forged = r.clone();
+        forged.secret = Seed::from_u64(1);
+        assert!(matches!(forged.verify(), Err(TournamentError::Unfair(_))));
+        let seating = Seating {
+            tables: r.seating.clone(),
+            byes: r.byes.clone(),
         };
-        fields.push(order.len());
-        let seating = seat_round(&order, round, config.bots_allowed, &conflict);
         assert!(
             !has_conflict(&seating, &conflict),
-            "round {round}: {seating:?}"
+            "round {}: {seating:?}",
+            r.round
         );
-        // The round's walls: committed before any contribution, revealed after the round.
-        let secret = Seed::from_u64(0x5EC2E7 + round as u64);
-        let commitment = round_commitment(&secret);
-        let contributions: Vec<(EntrantId, Bytes32)> = order
-            .iter()
-            .map(|&e| (e, Bytes32(Seed::from_u64(e * 31 + round as u64).0)))
-            .collect();
-        let seed = round_seed(&secret, &contributions);
-        let mut results = Vec::new();
-        let mut hands = Vec::new();
-        for (t, players) in seating.tables.iter().enumerate() {
-            let (records, scores) = play_table(
-                &rules,
-                table_seed(&seed, config.duplicate, t),
-                (round * 100 + t) as u64,
-            );
-            results.push(TableResult {
-                players: *players,
-                scores,
-            });
-            hands.push(records);
-        }
-        verify_round(&RoundProof {
-            commitment,
-            secret,
-            contributions: &contributions,
-            duplicate: config.duplicate,
-            rules: &rules,
-            tables: &hands,
-        })
-        .unwrap();
-        // A forged secret is caught.
-        let forged = verify_round(&RoundProof {
-            commitment,
-            secret: Seed::from_u64(1),
-            contributions: &contributions,
-            duplicate: config.duplicate,
-            rules: &rules,
-            tables: &hands,
-        });
-        assert!(matches!(forged, Err(TournamentError::Unfair(_))));
-        walls.push(
-            hands
-                .iter()
-                .map(|h| h.iter().map(|r| r.setup.seed).collect())
-                .collect(),
+        // The published round survives its trip through JSON.
+        let json = serde_json::to_string(r).unwrap();
+        assert_eq!(
+            &serde_json::from_str::<simulate::RoundRecord>(&json).unwrap(),
+            r
         );
-        standings.add_round(config, &results, &seating.byes);
-        let next = config.field_after(entrants.len(), round + 1);
-        let survivors: Vec<EntrantId> = standings.order().into_iter().take(next).collect();
-        standings.cut_to(&survivors);
     }
+    let again = recompute(config, entrants, &rounds).unwrap();
+    let row = |s: &Standing| (s.entrant, s.table_points, s.score, s.matches, s.out_after);
+    assert_eq!(
+        standings.ranked().into_iter().map(row).collect::<Vec<_>>(),
+        again.ranked().into_iter().map(row).collect::<Vec<_>>(),
+        "the standings are the records' own"
+    );
     Run {
         standings,
-        fields,
-        walls,
+        fields: rounds
+            .iter()
+            .map(|r| r.seating.iter().flatten().flatten().count())
+            .collect(),
+        walls: rounds
+            .iter()
+            .map(|r| {
+                r.tables
+                    .iter()
+                    .map(|t| t.iter().map(|h| h.setup.seed).collect())
+                    .collect()
+            })
+            .collect(),
     }
 }
 
