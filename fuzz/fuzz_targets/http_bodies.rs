@@ -13,14 +13,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use tongcheng_api::ErrorBody;
 use tongcheng_api::auth::{DEVICE_NAME_CHARS as NAME_CHARS, LoginRequest};
 use tongcheng_api::play::{QueueRequest, ROOM_HANDS, ROOM_PEOPLE, ROOM_TIME_SECS, RoomSettings};
 use tongcheng_api::sync::UploadRequest;
 use tongcheng_api::text::clean_text;
-use tongcheng_api::ErrorBody;
 use tongcheng_core::bot::Level;
 use tongcheng_core::record::{HandRecord, Verifier};
-
 
 fn round_trip<T>(value: &T)
 where

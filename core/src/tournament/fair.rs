@@ -50,6 +50,21 @@ pub fn table_seed(round_seed: &Seed, duplicate: bool, table: usize) -> Seed {
     round_seed.derive(if duplicate { 0 } else { table as u64 + 1 })
 }
 
+/// Rules from outside (a published round): a preset over some match length, nothing else.
+pub fn check_rules(rules: &RuleSet) -> Result<(), TournamentError> {
+    let hands = u16::from(rules.rounds) * u16::from(rules.hands_per_round);
+    let preset = RuleSet::preset(&rules.name)
+        .filter(|_| (1..=255).contains(&hands))
+        .map(|p| p.with_hands(hands as u8));
+    if preset.as_ref() != Some(rules) {
+        return Err(TournamentError::Unfair(format!(
+            "the rules are not the {} preset over {hands} hands",
+            rules.name
+        )));
+    }
+    Ok(())
+}
+
 /// A round as the server publishes it once it ends.
 #[derive(Clone, Debug)]
 pub struct RoundProof<'a> {
@@ -71,6 +86,7 @@ pub fn verify_round(proof: &RoundProof) -> Result<(), TournamentError> {
             "the revealed secret is not the one committed to".into(),
         ));
     }
+    check_rules(proof.rules)?;
     let seed = round_seed(&proof.secret, proof.contributions);
     let verifier = Verifier::any_preset().announced(proof.rules.clone());
     for (t, hands) in proof.tables.iter().enumerate() {

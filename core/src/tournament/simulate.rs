@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fair::{RoundProof, round_commitment, round_seed, table_seed, verify_round};
+use super::fair::{
+    RoundProof, check_rules, round_commitment, round_seed, table_seed, verify_round,
+};
 use super::{
     EntrantId, Seating, Standings, TableResult, TournamentConfig, TournamentError, seat_round,
 };
@@ -62,6 +64,7 @@ impl RoundRecord {
     /// walls dealt again from the round's seed, every move applied): what the standings are
     /// recomputed from. `None` for a table whose records do not replay.
     pub fn table_results(&self) -> Option<Vec<TableResult>> {
+        check_rules(&self.rules).ok()?;
         let seed = round_seed(&self.secret, &self.contributions);
         self.tables
             .iter()

@@ -42,6 +42,11 @@ fn run(
             "round {}: {seating:?}",
             r.round
         );
+        // Rules that are not the preset's are refused before anything is replayed.
+        let mut odd = r.clone();
+        odd.rules.dead_wall = 200;
+        assert!(matches!(odd.verify(), Err(TournamentError::Unfair(_))));
+        assert!(odd.table_results().is_none());
         // The published round survives its trip through JSON.
         let json = serde_json::to_string(r).unwrap();
         assert_eq!(

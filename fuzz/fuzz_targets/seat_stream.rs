@@ -1,0 +1,23 @@
+//! One seat's side of the online protocol on arbitrary frames (a hostile or broken server):
+//! every line is a frame, read (and its events followed into the seat's view) without a
+//! panic; answers and hints are asked for after every frame.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use tongcheng_core::game::Action;
+use tongcheng_core::protocol::stream::{OnlineOptions, SeatStream};
+use tongcheng_core::tile::Tile;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let mut s = SeatStream::new(OnlineOptions::default(), [3; 32]);
+    let _ = s.join(0);
+    for (i, frame) in text.lines().enumerate() {
+        let _ = s.receive(frame, i as u64);
+        let _ = s.hint();
+        let _ = s.act(Action::Pass);
+        let _ = s.act(Action::Discard(Tile::from_index(0).expect("a tile")));
+        let _ = s.tick(i as u64 * 1_000);
+    }
+});
