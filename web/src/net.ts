@@ -114,7 +114,7 @@ export interface SocketHandlers {
   closed: () => void;
 }
 
-const sockets = new Map<number, WebSocket>();
+const sockets = new Map<number, { ws: WebSocket; closed: () => void }>();
 
 /// Opens the table's WebSocket on the page's own origin (one node serves the face and its
 /// tables). The session token goes as a subprotocol beside `tongcheng.v1`, never in the URL.
@@ -130,7 +130,7 @@ export function openSocket(id: number, path: string, token: string, on: SocketHa
     setTimeout(on.closed, 0);
     return;
   }
-  sockets.set(id, ws);
+  sockets.set(id, { ws, closed: on.closed });
   ws.onopen = () => {
     const entropy = new Uint8Array(32);
     crypto.getRandomValues(entropy);
@@ -146,18 +146,23 @@ export function openSocket(id: number, path: string, token: string, on: SocketHa
 }
 
 export function sendFrame(id: number, text: string): void {
-  const ws = sockets.get(id);
+  const ws = sockets.get(id)?.ws;
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(text);
 }
 
 export function closeSocket(id: number): void {
-  const ws = sockets.get(id);
+  const s = sockets.get(id);
   sockets.delete(id);
-  ws?.close();
+  s?.ws.close();
 }
 
-/// Every open table socket closed as if the network dropped it (tests cut the connection
-/// mid-hand with this, the way a phone losing signal would).
+/// Every open table socket lost as a dropped network loses it (tests cut the connection
+/// mid-hand with this, the way a phone losing signal would): reported closed at once, with
+/// no closing handshake to wait for.
 export function dropSockets(): void {
-  for (const ws of sockets.values()) ws.close();
+  for (const [id, s] of sockets) {
+    sockets.delete(id);
+    s.ws.close();
+    s.closed();
+  }
 }
