@@ -8,12 +8,12 @@ use tongcheng_api::endpoints::{self, Endpoint};
 use tongcheng_api::play::{QueueRequest, RoomCode, RoomInfo, RoomSettings, Seated};
 use tongcheng_api::{NoParams, PathParams};
 use tongcheng_core::Seat;
-use tongcheng_core::game::Action;
+use tongcheng_core::game::{Action, Game, HandResult, SeatView as CoreSeat};
 use tongcheng_core::hex::unhex_array;
 use tongcheng_core::hint::Hint;
 use tongcheng_core::protocol::stream::{OnlineOptions, OnlineUpdate, SeatStream, Step};
 use tongcheng_core::protocol::{ClientMsg, PlayerInfo};
-use tongcheng_core::record::{self, HandRecord};
+use tongcheng_core::record;
 
 use crate::catalogue::{Lang, Text};
 use crate::model::{Effect, Sound, Tap};
@@ -52,8 +52,11 @@ enum Phase {
 /// A finished hand, for the result screen.
 #[derive(Debug)]
 struct Ended {
-    record: HandRecord,
-    seat: Seat,
+    /// The result as the record states it (the stream's check replayed it against the
+    /// table's announced rules: `fair` says whether it held).
+    result: HandResult,
+    /// The seats as the player saw them at the end (whose names the result uses).
+    seats: Box<CoreSeat>,
     fair: bool,
 }
 
@@ -223,25 +226,20 @@ impl OnlineTable {
     }
 
     /// A frame arrived on socket `id`.
-    pub(crate) fn frame(
-        &mut self,
-        id: u64,
-        text: &str,
-        sound: bool,
-        fx: &mut Vec<Effect>,
-    ) -> Option<Arrived> {
+    pub(crate) fn frame(&mut self, id: u64, text: &str, sound: bool, fx: &mut Vec<Effect>) {
         if self.socket != Some(id) {
-            return None;
+            return;
         }
-        let step = self.stream.as_mut()?.receive(text, self.now);
-        self.step(step, sound, fx)
+        if let Some(stream) = self.stream.as_mut() {
+            let step = stream.receive(text, self.now);
+            self.step(step, sound, fx);
+        }
     }
 
-    fn step(&mut self, step: Step, sound: bool, fx: &mut Vec<Effect>) -> Option<Arrived> {
+    fn step(&mut self, step: Step, sound: bool, fx: &mut Vec<Effect>) {
         if let Some(id) = self.socket.filter(|_| self.open) {
             fx.extend(step.send.iter().map(|m| send(id, m)));
         }
-        let mut arrived = None;
         for u in step.updates {
             match u {
                 OnlineUpdate::Joined { players, .. } => {
@@ -264,12 +262,24 @@ impl OnlineTable {
                     if sound && won {
                         fx.push(Effect::Sound { sound: Sound::Win });
                     }
-                    self.ended = Some(Ended {
-                        record: *record,
-                        seat,
-                        fair: fair.is_ok(),
-                    });
-                    arrived = Some(Arrived::HandEnd);
+                    // The seats as last seen, else as the record deals them.
+                    let seats = self
+                        .stream
+                        .as_ref()
+                        .and_then(SeatStream::view)
+                        .cloned()
+                        .or_else(|| {
+                            record::check_setup(&record.setup)
+                                .ok()
+                                .map(|()| Game::new(record.setup.clone()).view(seat))
+                        });
+                    if let Some(seats) = seats {
+                        self.ended = Some(Ended {
+                            result: record.result,
+                            seats: Box::new(seats),
+                            fair: fair.is_ok(),
+                        });
+                    }
                 }
                 OnlineUpdate::MatchEnd { .. } => {
                     if let Some(id) = self.socket.take() {
@@ -283,7 +293,6 @@ impl OnlineTable {
                 | OnlineUpdate::Disconnected { .. } => {}
             }
         }
-        arrived
     }
 
     /// Socket `id` closed (or never opened): come back after a wait, unless the match is over.
@@ -327,7 +336,15 @@ impl OnlineTable {
             .as_ref()
             .filter(|_| self.open)
             .map(SeatStream::next_tick);
-        [self.reconnect_at, ping].into_iter().flatten().min()
+        // A reconnect already due waits for a login under way: look again a little later.
+        let reconnect = self.reconnect_at.map(|at| {
+            if at > self.now {
+                at
+            } else {
+                self.now + RECONNECT_MS[0]
+            }
+        });
+        [reconnect, ping].into_iter().flatten().min()
     }
 
     /// A tap on the online table; the sound it makes, if it did something.
@@ -442,7 +459,10 @@ impl OnlineTable {
             auto_play: stream.auto_play(),
             auto_play_open: false,
             hand_number: stream.hand() + 1,
-            scores: self.scores_by_seat(stream),
+            scores: std::array::from_fn(|s| {
+                self.player_at(stream, Seat(s as u8))
+                    .map_or(0, |p| stream.scores()[p])
+            }),
             piao_shown: [None; 4],
         };
         let mut table = table_view(&view, &parts, lang);
@@ -464,33 +484,20 @@ impl OnlineTable {
         Some(table)
     }
 
-    /// Match scores by seat (the stream keeps them by player slot).
-    fn scores_by_seat(&self, stream: &SeatStream) -> [i32; 4] {
-        let by_player = stream.scores();
-        let mut out = [0; 4];
-        for (p, score) in by_player.iter().enumerate() {
-            if let Some(seat) = self.seat_of_player(stream, p) {
-                out[seat.index()] = *score;
-            }
-        }
-        out
-    }
-
-    /// The seat of player slot `p` this hand: players sit in slot order from the hand's
-    /// East, as the server seats them (the player's own slot and seat fix the turn).
-    fn seat_of_player(&self, stream: &SeatStream, p: usize) -> Option<Seat> {
-        let me = stream.player()? as usize;
-        let my_seat = stream.view()?.seat.index();
-        Some(Seat(((my_seat + 4 + p - me) % 4) as u8))
+    /// The player slot in `seat` this hand (the stream keeps scores and names by slot):
+    /// players sit in slot order round the table, as the server seats them, so the
+    /// player's own slot and seat fix the rest.
+    fn player_at(&self, stream: &SeatStream, seat: Seat) -> Option<usize> {
+        let me = usize::from(stream.player()? % 4);
+        let my_seat = stream.view()?.seat.index() % 4;
+        Some((me + 4 + seat.index() % 4 - my_seat) % 4)
     }
 
     /// Another seat's name: the person's account name, or the seat's (东家 …) marked as the
     /// server's bot.
     fn name_at(&self, stream: &SeatStream, seat: Seat, wind: &str, lang: Lang) -> Option<String> {
-        let me = stream.player()? as usize;
-        let my_seat = stream.view()?.seat.index();
-        let p = (me + 4 + seat.index() - my_seat) % 4;
-        if p == me {
+        let p = self.player_at(stream, seat)?;
+        if Some(p) == stream.player().map(|me| usize::from(me % 4)) {
             return None;
         }
         let info = self.players.get(p)?;
@@ -507,8 +514,6 @@ impl OnlineTable {
     /// The result (结算) of the hand just finished, with "wall verified".
     pub(crate) fn result_view(&self, lang: Lang) -> Option<ResultView> {
         let e = self.ended.as_ref()?;
-        let game = record::replay(&e.record).ok()?;
-        let result = game.result()?;
         let over = self.stream.as_ref().is_none_or(SeatStream::is_over);
         let next = if over {
             Text::MatchOver
@@ -516,8 +521,8 @@ impl OnlineTable {
             Text::NextHand
         };
         let mut v = result_view(
-            result,
-            &game.view(e.seat),
+            &e.result,
+            &e.seats,
             lang,
             Button::new(next.get(lang), true, Tap::NextHand),
         );
@@ -539,12 +544,6 @@ impl OnlineTable {
     pub(crate) fn has_result(&self) -> bool {
         self.ended.is_some()
     }
-}
-
-/// What a frame brought that moves the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Arrived {
-    HandEnd,
 }
 
 fn send(id: u64, msg: &ClientMsg) -> Effect {

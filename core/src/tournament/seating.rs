@@ -39,7 +39,7 @@ pub fn seat_round(
     for t in 0..tables {
         for i in 1..4 {
             let k = t * 4 + i;
-            if !clashes(&seats, t, k, &conflict) {
+            if !clashes(&seats, t, k, seats[k], &conflict) {
                 continue;
             }
             // The nearest entrant from a later table (else an earlier one) who sits here
@@ -47,9 +47,8 @@ pub fn seat_round(
             let later = (k + 1..seats.len()).filter(|&j| j / 4 > t);
             let earlier = (0..t * 4).rev();
             let swap = later.chain(earlier).find(|&j| {
-                let mut trial = seats.clone();
-                trial.swap(k, j);
-                !clashes(&trial, t, k, &conflict) && !clashes(&trial, j / 4, j, &conflict)
+                !clashes(&seats, t, k, seats[j], &conflict)
+                    && !clashes(&seats, j / 4, j, seats[k], &conflict)
             });
             if let Some(j) = swap {
                 seats.swap(k, j);
@@ -67,14 +66,15 @@ pub fn seat_round(
     Seating { tables, byes }
 }
 
-/// Whether the entrant at `k` conflicts with anyone else at table `t`.
+/// Whether `who`, sitting at position `k` of table `t`, conflicts with anyone else there.
 fn clashes(
     seats: &[Option<EntrantId>],
     t: usize,
     k: usize,
+    who: Option<EntrantId>,
     conflict: &impl Fn(EntrantId, EntrantId) -> bool,
 ) -> bool {
-    let Some(me) = seats[k] else {
+    let Some(me) = who else {
         return false;
     };
     (t * 4..t * 4 + 4)
