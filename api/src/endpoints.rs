@@ -14,6 +14,10 @@ use crate::sanctions::{
     SanctionsResponse, ScanRequest, ScanResponse,
 };
 use crate::sync::{PullQuery, PullResponse, UploadRequest, UploadResponse};
+use crate::tournament::{
+    EntryRequest, NewTournament, PublishedRound, RoundId, SeatRequest, StandingsPage,
+    StandingsQuery, TournamentId, TournamentInfo, TournamentList, TournamentQuery, TournamentSeat,
+};
 use crate::{
     Auth, Document, HealthResponse, Method, NoBody, NoContent, NoParams, PathParams, Text, Upgrade,
 };
@@ -191,6 +195,52 @@ endpoints! {
     /// sharing an IP address (a warning, as 同IP提醒).
     JoinRoom: Post "/v1/rooms/{code}/join", auth Session,
         params RoomCode, query NoParams, request NoBody, response RoomInfo;
+
+    /// Tournaments taking entrants or in play (a 亲友赛 only by its `code`).
+    ListTournaments: Get "/v1/tournaments", auth Session,
+        params NoParams, query TournamentQuery, request NoBody, response TournamentList;
+
+    /// Make a 亲友赛: a tournament for friends (4–32 entrants), found by the six-digit code
+    /// in the answer; its maker is signed up.
+    ///
+    /// Codes: `bad_tournament`, `rules_not_accepted`.
+    CreateFriendsTournament: Post "/v1/tournaments", auth Session,
+        params NoParams, query NoParams, request NewTournament, response TournamentInfo;
+
+    /// Make a public tournament of any size (the operator's).
+    ///
+    /// Codes: `bad_tournament`, `rules_not_accepted`.
+    CreateTournament: Post "/v1/admin/tournaments", auth Admin,
+        params NoParams, query NoParams, request NewTournament, response TournamentInfo;
+
+    /// One tournament.
+    ShowTournament: Get "/v1/tournaments/{id}", auth Session,
+        params TournamentId, query NoParams, request NoBody, response TournamentInfo;
+
+    /// Sign up (a 亲友赛 needs its code); signing up again gives the same answer.
+    ///
+    /// Codes: `sign_up_closed` (full, started, over), `not_found`.
+    EnterTournament: Post "/v1/tournaments/{id}/entry", auth Session,
+        params TournamentId, query NoParams, request EntryRequest, response TournamentInfo;
+
+    /// One's table in a round: a long poll that answers when the round seats its tables
+    /// (`seated`), or `commit` (the round's commitment: ask again with it and 32 random bytes
+    /// of your own, mixed into the round's walls), `waiting`, `bye`, `out`, `finished`.
+    ///
+    /// An entrant who does not come is seated anyway: the stand-in plays his seat (托管) and
+    /// the result counts.
+    NextTable: Post "/v1/tournaments/{id}/seat", auth Session,
+        params TournamentId, query NoParams, request SeatRequest, response TournamentSeat;
+
+    /// The standings, a page at a time, with the asking entrant's own row.
+    TournamentStandings: Get "/v1/tournaments/{id}/standings", auth Session,
+        params TournamentId, query StandingsQuery, request NoBody, response StandingsPage;
+
+    /// A finished round as published: its commitment, the secret revealed, the
+    /// contributions, the seating and every table's hands. Check it with
+    /// `tongcheng tournament verify`. `not_found` until the round is over.
+    TournamentRound: Get "/v1/tournaments/{id}/rounds/{round}", auth Session,
+        params RoundId, query NoParams, request NoBody, response PublishedRound;
 
     /// The collusion report over one rule set's ranked history.
     ///

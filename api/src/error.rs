@@ -20,6 +20,8 @@ string_codes! {
         BadCursor = "bad_cursor",
         /// Room settings out of bounds (people, bots, hands, time limits).
         BadRoom = "bad_room",
+        /// A tournament out of bounds (entrants, rounds, cut lines, hands, schedule).
+        BadTournament = "bad_tournament",
         /// More records in one upload than the server takes.
         BatchTooLarge = "batch_too_large",
         /// The rule set named is not played on this server.
@@ -49,6 +51,8 @@ string_codes! {
         QueueReplaced = "queue_replaced",
         /// Every invitation to the room is taken.
         RoomFull = "room_full",
+        /// The tournament's sign-up is over (full, started, finished or cancelled).
+        SignUpClosed = "sign_up_closed",
         BodyTooLarge = "body_too_large",
         /// The body is not JSON (Content-Type: application/json).
         NotJson = "not_json",
@@ -73,15 +77,15 @@ impl ErrorCode {
     pub fn status(&self) -> u16 {
         use ErrorCode::*;
         match self {
-            BadRequest | BadJson | BadQuery | BadCursor | BadRoom | BatchTooLarge
-            | RulesNotAccepted => 400,
+            BadRequest | BadJson | BadQuery | BadCursor | BadRoom | BadTournament
+            | BatchTooLarge | RulesNotAccepted => 400,
             Unauthorized => 401,
             AdminDisabled | DeviceRevoked | InvalidLinkCode | AccountSuspended | AccountBanned => {
                 403
             }
             NotFound => 404,
             MethodNotAllowed => 405,
-            Conflict | KeyInUse | QueueReplaced | RoomFull => 409,
+            Conflict | KeyInUse | QueueReplaced | RoomFull | SignUpClosed => 409,
             BodyTooLarge => 413,
             NotJson => 415,
             RateLimited | TooManyConnections => 429,

@@ -26,6 +26,7 @@ pub mod play;
 pub mod sanctions;
 pub mod sync;
 pub mod text;
+pub mod tournament;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -130,6 +131,20 @@ impl PathParams for sanctions::HandId {
 impl PathParams for play::RoomCode {
     fn fill(&self, pattern: &str) -> String {
         pattern.replace("{code}", &self.code)
+    }
+}
+
+impl PathParams for tournament::TournamentId {
+    fn fill(&self, pattern: &str) -> String {
+        pattern.replace("{id}", &self.id)
+    }
+}
+
+impl PathParams for tournament::RoundId {
+    fn fill(&self, pattern: &str) -> String {
+        pattern
+            .replace("{id}", &self.id)
+            .replace("{round}", &self.round.to_string())
     }
 }
 

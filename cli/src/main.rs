@@ -11,6 +11,7 @@ mod play;
 mod shanten;
 mod simulate;
 mod tournament;
+mod tournament_net;
 
 use clap::{Parser, Subcommand};
 

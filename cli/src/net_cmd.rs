@@ -119,6 +119,16 @@ fn with_session<T>(
     }
 }
 
+/// Runs `f` with a session for `args.server` (kept beside `args.db`'s history), logging in
+/// when there is none or the server no longer takes it.
+pub(crate) fn call<T>(
+    args: &ServerArgs,
+    f: impl FnMut(&HttpApi) -> Result<T, ClientError>,
+) -> io::Result<T> {
+    let files = Files::of(args.db.clone())?;
+    with_session(&args.server, &files, f)
+}
+
 /// The history file and a session token for `server` (logging in when there is none), for
 /// online play; `fresh` forgets a saved session the server no longer takes.
 pub fn play_session(

@@ -1,6 +1,7 @@
 //! `tongcheng tournament`: a tournament played through by bots on this machine
-//! (`simulate`, each round written out as it is published), and the fairness check of a
-//! published round (`verify`), which anyone can run on a round the server published.
+//! (`simulate`, each round written out as it is published), the fairness check of a
+//! published round (`verify`, of files or of a server's tournament), and the server's
+//! tournaments (`list`, `create`, `join`, `standings`: [`crate::tournament_net`]).
 
 use std::io::{Error, Result};
 use std::path::PathBuf;
@@ -10,16 +11,63 @@ use tongcheng_core::bot::Level;
 use tongcheng_core::tournament::simulate::{RoundRecord, simulate};
 use tongcheng_core::tournament::{EntrantId, Format, TournamentConfig};
 
+use crate::net_cmd::ServerArgs;
+use crate::tournament_net::{self as net, CreateArgs};
+
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Play a tournament of bot entrants; prints one JSON line with the standings' top and
     /// writes each round (commitment, secret, contributions, every table's hands) to --out.
     Simulate(SimulateArgs),
-    /// Check published rounds (JSON files): the secret is the one committed to and every
-    /// table's walls come from the round's seed and replay; one JSON line each.
+    /// Check published rounds: the secret is the one committed to and every table's walls
+    /// come from the round's seed and replay; one JSON line each. The arguments are round
+    /// files, or with --server tournament ids (every finished round is fetched).
     Verify {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
+        #[arg(required = true, value_name = "FILE|ID")]
+        what: Vec<String>,
+        /// The server the tournaments are on, e.g. http://127.0.0.1:8080.
+        #[arg(long, value_name = "URL")]
+        server: Option<String>,
+        #[arg(long, value_name = "PATH")]
+        db: Option<PathBuf>,
+    },
+    /// The server's tournaments taking entrants or in play (one JSON line each).
+    List {
+        /// A 亲友赛's code.
+        #[arg(long)]
+        code: Option<String>,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// Make a tournament: a 亲友赛 for friends (its code in the answer), or with
+    /// --admin-token a public one of any size.
+    Create {
+        #[command(flatten)]
+        args: CreateArgs,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// Sign up and play every round you are seated in, at the terminal (moves as lines, as
+    /// `tongcheng play --online`).
+    Join {
+        id: String,
+        /// A 亲友赛's code.
+        #[arg(long)]
+        code: Option<String>,
+        #[arg(long)]
+        ascii: bool,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// A page of the standings, with your own place.
+    Standings {
+        id: String,
+        #[arg(long, default_value_t = 0)]
+        offset: u32,
+        #[arg(long, default_value_t = 20)]
+        limit: u32,
+        #[command(flatten)]
+        server: ServerArgs,
     },
 }
 
@@ -57,7 +105,27 @@ pub struct SimulateArgs {
 pub fn run(command: Command) -> Result<()> {
     match command {
         Command::Simulate(args) => run_simulate(args),
-        Command::Verify { files } => run_verify(&files),
+        Command::Verify { what, server, db } => match server {
+            None => run_verify(&what.iter().map(PathBuf::from).collect::<Vec<_>>()),
+            Some(server) => {
+                let server = ServerArgs { server, db };
+                what.into_iter().try_for_each(|id| net::verify(&server, id))
+            }
+        },
+        Command::List { code, server } => net::list(&server, code),
+        Command::Create { args, server } => net::create(&server, args),
+        Command::Join {
+            id,
+            code,
+            ascii,
+            server,
+        } => net::join(&server, id, code, ascii),
+        Command::Standings {
+            id,
+            offset,
+            limit,
+            server,
+        } => net::standings(&server, id, offset, limit),
     }
 }
 

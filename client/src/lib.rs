@@ -33,6 +33,7 @@ pub mod online;
 pub mod seat_async;
 pub mod session;
 pub mod sync;
+pub mod tournament;
 
 pub use tongcheng_api as api;
 pub use tongcheng_core::protocol::stream as seat_stream;

@@ -8,7 +8,9 @@
 //!   that pass are in bounds;
 //! - device names are cleaned as the server keeps them: no control, bidirectional or
 //!   zero-width characters, bounded, and cleaning twice changes nothing;
-//! - an upload's records are read and verified by the core as the server does, each alone.
+//! - an upload's records are read and verified by the core as the server does, each alone;
+//! - a tournament's settings are checked as the server checks them, and settings that pass
+//!   (for friends or the operator) are in bounds; a seat request reads and writes back.
 
 #![no_main]
 
@@ -18,6 +20,10 @@ use tongcheng_api::auth::{DEVICE_NAME_CHARS as NAME_CHARS, LoginRequest};
 use tongcheng_api::play::{QueueRequest, ROOM_HANDS, ROOM_PEOPLE, ROOM_TIME_SECS, RoomSettings};
 use tongcheng_api::sync::UploadRequest;
 use tongcheng_api::text::clean_text;
+use tongcheng_api::tournament::{
+    FRIENDS_ENTRANTS, FormatKind, NewTournament, SWISS_ROUNDS, SeatRequest, TOURNAMENT_ENTRANTS,
+    TOURNAMENT_HANDS,
+};
 use tongcheng_core::bot::Level;
 use tongcheng_core::record::{HandRecord, Verifier};
 
@@ -49,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, body)) = data.split_first() else {
         return;
     };
-    match which % 6 {
+    match which % 8 {
         0 => {
             if let Ok(login) = serde_json::from_slice::<LoginRequest>(body) {
                 round_trip(&login);
@@ -93,6 +99,35 @@ fuzz_target!(|data: &[u8]| {
             // What a client reads back when a request is refused.
             if let Ok(e) = serde_json::from_slice::<ErrorBody>(body) {
                 round_trip(&e);
+            }
+        }
+        5 => {
+            if let Ok(t) = serde_json::from_slice::<NewTournament>(body) {
+                round_trip(&t);
+                for friends in [false, true] {
+                    if t.check(friends).is_ok() {
+                        let range = if friends {
+                            FRIENDS_ENTRANTS
+                        } else {
+                            TOURNAMENT_ENTRANTS
+                        };
+                        assert!(range.contains(&t.entrants));
+                        assert!(TOURNAMENT_HANDS.contains(&t.hands_per_match));
+                        assert!((1..=40).contains(&t.name.trim().chars().count()));
+                        match t.format.kind {
+                            FormatKind::Swiss => {
+                                assert!(t.format.rounds.is_some_and(|r| SWISS_ROUNDS.contains(&r)))
+                            }
+                            FormatKind::Elimination => assert!(t.format.rounds.is_none()),
+                            FormatKind::Other(_) => panic!("an unknown format passed"),
+                        }
+                    }
+                }
+            }
+        }
+        6 => {
+            if let Ok(r) = serde_json::from_slice::<SeatRequest>(body) {
+                round_trip(&r);
             }
         }
         _ => {

@@ -78,6 +78,21 @@ pub(crate) struct Args {
     /// Print progress every this many seconds on stderr (0: never).
     #[arg(long, default_value_t = 10)]
     pub progress_secs: u64,
+    /// A tournament instead of the queue: `swiss` or `elimination` (打立出局). The run makes
+    /// it as the operator for exactly `--players` entrants (sit-and-go), every player signs
+    /// up and plays each round he is seated in, and the run ends when the tournament does.
+    #[arg(long, value_name = "FORMAT")]
+    pub tournament: Option<String>,
+    /// Swiss rounds.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: u8,
+    /// Elimination: entrants left after each round, e.g. 2500,500,100,20,4 (default: the
+    /// field halves each round).
+    #[arg(long, value_delimiter = ',')]
+    pub survivors: Vec<u32>,
+    /// 复式: every table of a round plays the same walls.
+    #[arg(long)]
+    pub duplicate: bool,
 }
 
 /// Longest pause a player may take (the rules' own limits are shorter).
@@ -115,6 +130,21 @@ impl Args {
         }
         if self.slow_sockets > 0 && !self.slow_from.is_loopback() {
             return Err("--slow-from must be a loopback address".into());
+        }
+        if let Some(f) = &self.tournament
+            && f != "swiss"
+            && f != "elimination"
+        {
+            return Err(format!(
+                "--tournament must be swiss or elimination, not '{f}'"
+            ));
+        }
+        if self.tournament.is_some()
+            && self.server.is_some()
+            && self.admin_token.is_none()
+            && std::env::var("TONGCHENG_ADMIN_TOKEN").is_err()
+        {
+            return Err("a tournament on --server needs its --admin-token".into());
         }
         if self.nodes == 0 || self.nodes > 16 {
             return Err("--nodes must be 1 to 16".into());

@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
+use tongcheng_client::api::NoParams;
+use tongcheng_client::api::endpoints::EnterTournament;
+use tongcheng_client::api::tournament::{EntryRequest, SeatState, TournamentId};
+use tongcheng_client::tournament::next_table;
 use tongcheng_client::{
     AsyncHttpApi, AsyncSeat, ClientError, HttpOptions, Identity, OnlineOptions, OnlineUpdate,
 };
@@ -36,7 +40,8 @@ fn pause(rng: &mut ChaCha8Rng, (min, max): (u64, u64)) -> Duration {
     Duration::from_millis(min + rng.next_u64() % (max - min + 1))
 }
 
-pub(crate) async fn player(ctx: Arc<Ctx>, i: usize) {
+/// Player `i` logged in from his own address: his API client and session token.
+async fn log_in(ctx: &Ctx, i: usize) -> Option<(AsyncHttpApi, String)> {
     let ip = address(i);
     let entry = &ctx.urls[i % ctx.urls.len()];
     // A connection per request, as the old loopback client made: ten thousand idle pools
@@ -52,12 +57,30 @@ pub(crate) async fn player(ctx: Arc<Ctx>, i: usize) {
     };
     let api = match login.await {
         Ok(api) => api,
-        Err(e) => return ctx.counters.error(format!("login: {e}")),
+        Err(e) => {
+            ctx.counters.error(format!("login: {e}"));
+            return None;
+        }
     };
     let Some(token) = api.token().map(str::to_string) else {
-        return ctx.counters.error("login: no session token".into());
+        ctx.counters.error("login: no session token".into());
+        return None;
     };
     ctx.counters.logged_in.fetch_add(1, Relaxed);
+    Some((api, token))
+}
+
+/// The node that runs a table: `server` when the answer names one, else where we entered.
+fn node<'a>(server: &'a str, entry: &'a str) -> &'a str {
+    if server.is_empty() { entry } else { server }
+}
+
+pub(crate) async fn player(ctx: Arc<Ctx>, i: usize) {
+    let ip = address(i);
+    let entry = &ctx.urls[i % ctx.urls.len()];
+    let Some((api, token)) = log_in(&ctx, i).await else {
+        return;
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(i as u64);
     let mut bot = LevelBot::new(ctx.args.level, i as u64);
     while !ctx.stopping.load(Relaxed) {
@@ -68,31 +91,62 @@ pub(crate) async fn player(ctx: Arc<Ctx>, i: usize) {
             Ok(s) => s,
             Err(e) => return ctx.counters.error(format!("queue: {e}")),
         };
-        // The node that runs the table, when it is not the one queued at.
-        let node = if seated.server.is_empty() {
-            entry.as_str()
-        } else {
-            seated.server.as_str()
-        };
-        let c = &ctx.counters;
-        c.matches_started.fetch_add(1, Relaxed);
-        c.playing.fetch_add(1, Relaxed);
         let mut table = Table {
             ctx: &ctx,
             rng: &mut rng,
             bot: &mut bot,
             latencies: Vec::new(),
         };
-        let result = table.play(ip, &token, &seated.table, node).await;
-        let latencies = std::mem::take(&mut table.latencies);
-        c.latencies(latencies);
-        c.playing.fetch_sub(1, Relaxed);
-        match result {
-            Ok(()) => {
-                c.matches_finished.fetch_add(1, Relaxed);
-            }
-            Err(e) => return c.error(format!("table {}: {e}", seated.table)),
+        let node = node(&seated.server, entry);
+        if let Err(e) = table.counted(ip, &token, &seated.table, node).await {
+            return ctx.counters.error(format!("table {}: {e}", seated.table));
         }
+    }
+}
+
+/// Player `i` as a tournament entrant: signs up for `id`, then plays each round he is
+/// seated in until he is out or the tournament is over.
+pub(crate) async fn entrant(ctx: Arc<Ctx>, i: usize, id: String) {
+    let ip = address(i);
+    let entry = &ctx.urls[i % ctx.urls.len()];
+    let Some((api, token)) = log_in(&ctx, i).await else {
+        return;
+    };
+    let c = &ctx.counters;
+    let path = TournamentId { id: id.clone() };
+    if let Err(e) = api
+        .call::<EnterTournament>(&path, &NoParams {}, &EntryRequest::default())
+        .await
+    {
+        return c.error(format!("sign up: {e}"));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(i as u64);
+    let mut bot = LevelBot::new(ctx.args.level, i as u64);
+    let mut round = 1;
+    loop {
+        let seat = match next_table(&api, &id, round).await {
+            Ok(s) => s,
+            Err(e) => return c.error(format!("round {round}: {e}")),
+        };
+        match seat.state {
+            SeatState::Seated => {
+                let table_id = seat.table.clone().unwrap_or_default();
+                let mut table = Table {
+                    ctx: &ctx,
+                    rng: &mut rng,
+                    bot: &mut bot,
+                    latencies: Vec::new(),
+                };
+                let node = node(&seat.server, entry);
+                if let Err(e) = table.counted(ip, &token, &table_id, node).await {
+                    return c.error(format!("round {} table {table_id}: {e}", seat.round));
+                }
+            }
+            SeatState::Bye => {}
+            SeatState::Out | SeatState::Finished => return,
+            other => return c.error(format!("round {round}: {}", other.as_str())),
+        }
+        round = seat.round + 1;
     }
 }
 
@@ -116,6 +170,27 @@ struct Table<'a> {
 }
 
 impl Table<'_> {
+    /// [`Table::play`], counted: the match started and finished (or not), the player at a
+    /// table meanwhile, and the latencies kept.
+    async fn counted(
+        &mut self,
+        ip: IpAddr,
+        token: &str,
+        table: &str,
+        node: &str,
+    ) -> Result<(), String> {
+        let c = &self.ctx.counters;
+        c.matches_started.fetch_add(1, Relaxed);
+        c.playing.fetch_add(1, Relaxed);
+        let result = self.play(ip, token, table, node).await;
+        c.latencies(std::mem::take(&mut self.latencies));
+        c.playing.fetch_sub(1, Relaxed);
+        if result.is_ok() {
+            c.matches_finished.fetch_add(1, Relaxed);
+        }
+        result
+    }
+
     /// Joins, answers every decision after a pause and says ready after each hand, until
     /// the match ends.
     async fn play(

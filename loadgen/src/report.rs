@@ -39,6 +39,14 @@ pub(crate) struct Report {
     /// CPU seconds the server process used during the run.
     pub server_cpu_secs: Option<f64>,
     pub secs: f64,
+    /// `--tournament`: the rounds it has, those finished, and how long the server took to
+    /// seat each round (ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds_finished: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seating_ms: Option<Vec<f64>>,
     /// `--slow-sockets`: what the attack beside the players saw (absent without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slow_sockets: Option<SlowSockets>,

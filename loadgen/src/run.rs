@@ -5,13 +5,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use tongcheng_client::api::endpoints::Metrics;
+use tongcheng_client::api::endpoints::{CreateTournament, Metrics, ShowTournament};
+use tongcheng_client::api::tournament::{
+    NewTournament, TournamentFormat, TournamentId, TournamentInfo,
+};
 use tongcheng_client::api::{NoBody, NoParams};
 use tongcheng_client::{AsyncHttpApi, HttpOptions, LockExt, RetryPolicy};
 
 use crate::args::Args;
 use crate::attack;
-use crate::player::player;
+use crate::player::{entrant, player};
 use crate::report::{Counters, Report, SlowSockets, quantile_ms};
 use crate::server::{ServerProcess, cpu_secs, nats_prefix, rss_kb};
 
@@ -102,17 +105,30 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
     let start = Instant::now();
     let done = Arc::new(AtomicBool::new(false));
     let monitor = tokio::spawn(monitor(ctx.clone(), pids.clone(), done.clone(), start));
+    let tournament = match &args.tournament {
+        Some(format) => Some(make_tournament(&ctx, format).await?),
+        None => None,
+    };
     let mut players = Vec::with_capacity(args.players);
     let ramp = Duration::from_secs(args.ramp_secs);
     for i in 0..args.players {
         let at = start + ramp.mul_f64(i as f64 / args.players as f64);
         let ctx = ctx.clone();
+        let tournament = tournament.clone();
         players.push(tokio::spawn(async move {
             tokio::time::sleep_until(at.into()).await;
-            player(ctx, i).await;
+            match tournament {
+                Some(id) => entrant(ctx, i, id).await,
+                None => player(ctx, i).await,
+            }
         }));
     }
-    let play_end = start + ramp + Duration::from_secs(args.secs);
+    // A tournament lasts as long as its rounds do: the play time bounds it with the grace.
+    let play_end = if tournament.is_some() {
+        start + ramp
+    } else {
+        start + ramp + Duration::from_secs(args.secs)
+    };
     let attack = if args.slow_sockets > 0 {
         tokio::time::sleep_until((start + ramp).into()).await;
         match slow_sockets(args, &ctx.urls[0], pids.clone(), play_end) {
@@ -132,7 +148,12 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
         Some(a) => Some(a.finish().await),
         None => None,
     };
-    let grace = tokio::time::sleep(Duration::from_secs(args.grace_secs));
+    let grace_secs = if tournament.is_some() {
+        args.secs + args.grace_secs
+    } else {
+        args.grace_secs
+    };
+    let grace = tokio::time::sleep(Duration::from_secs(grace_secs));
     tokio::pin!(grace);
     let mut left = players.len();
     for p in &mut players {
@@ -143,14 +164,17 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
     }
     if left > 0 {
         ctx.counters.error(format!(
-            "{left} players still playing {} s after the play time",
-            args.grace_secs
+            "{left} players still playing {grace_secs} s after the play time"
         ));
         for p in &players {
             p.abort();
         }
     }
     let secs = start.elapsed().as_secs_f64();
+    let rounds = match &tournament {
+        Some(id) => Some(tournament_info(&ctx, id).await?),
+        None => None,
+    };
     done.store(true, Relaxed);
     let peaks = monitor.await.map_err(|e| e.to_string())?;
     let c = &ctx.counters;
@@ -188,8 +212,59 @@ async fn drive(args: &Args, servers: &[ServerProcess], admin: String) -> Result<
             _ => None,
         },
         secs,
+        rounds: rounds.as_ref().map(|t| t.rounds),
+        rounds_finished: rounds.as_ref().map(|t| t.rounds_finished),
+        seating_ms: rounds.map(|t| t.seating_ms),
         slow_sockets,
     })
+}
+
+/// The operator's API client on the first node.
+fn operator(ctx: &Ctx) -> Result<AsyncHttpApi, String> {
+    let mut api =
+        AsyncHttpApi::new(&ctx.urls[0], HttpOptions::default()).map_err(|e| e.to_string())?;
+    api.set_token(Some(ctx.admin.clone()));
+    Ok(api)
+}
+
+/// Makes the run's tournament (sit-and-go for exactly `--players`): its id.
+async fn make_tournament(ctx: &Ctx, format: &str) -> Result<String, String> {
+    let a = &ctx.args;
+    let settings = NewTournament {
+        name: format!("loadgen {format} {}", a.players),
+        rules: Some(a.rules.clone()),
+        format: if format == "swiss" {
+            TournamentFormat::swiss(a.rounds)
+        } else {
+            TournamentFormat::elimination(a.survivors.clone())
+        },
+        duplicate: a.duplicate,
+        hands_per_match: a.match_hands,
+        entrants: a.players as u32,
+        starts_at: None,
+        bots_allowed: true,
+        rated: !a.casual,
+        table_points: None,
+    };
+    let made = operator(ctx)?
+        .call::<CreateTournament>(&NoParams {}, &NoParams {}, &settings)
+        .await
+        .map_err(|e| format!("the tournament cannot be made: {e}"))?;
+    Ok(made.id)
+}
+
+/// The tournament as it ended (any entrant may read it; the operator's token is not a
+/// session, so the first player's view is asked through a fresh login).
+async fn tournament_info(ctx: &Ctx, id: &str) -> Result<TournamentInfo, String> {
+    let mut api =
+        AsyncHttpApi::new(&ctx.urls[0], HttpOptions::default()).map_err(|e| e.to_string())?;
+    let identity = tongcheng_client::Identity::generate().map_err(|e| e.to_string())?;
+    api.login(&identity, "loadgen", None)
+        .await
+        .map_err(|e| e.to_string())?;
+    api.call::<ShowTournament>(&TournamentId { id: id.into() }, &NoParams {}, &NoBody)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// The attack under way: its counters, its sockets and the sampler of the server's memory

@@ -91,6 +91,31 @@ pub struct Setup {
     pub clock: Clock,
 }
 
+/// Sits at an existing online table (a tournament round's) and plays its match at the
+/// terminal, as `tongcheng play --online --table ID` does.
+pub fn play_online_table(
+    server: &str,
+    table: &str,
+    db: Option<PathBuf>,
+    ascii: bool,
+) -> io::Result<()> {
+    online::run(Args {
+        rules: "guobiao".into(),
+        level: Level::Normal,
+        seed: None,
+        db,
+        script: None,
+        resume: false,
+        ascii,
+        clock: Clock::Match,
+        online: true,
+        server: Some(server.into()),
+        table: Some(table.into()),
+        people: 1,
+        piao_each_hand: false,
+    })
+}
+
 pub fn run(args: Args) -> io::Result<()> {
     if args.online {
         return online::run(args);

@@ -113,6 +113,19 @@ pub struct Snapshot {
     pub match_over: bool,
 }
 
+/// A tournament table's place in its round (see [`crate::tournament::fair`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundTable {
+    pub tournament: String,
+    /// 1-based.
+    pub round: u32,
+    /// The table's index in the round (0-based), as the round's record lists it.
+    pub table: u32,
+    /// The round's commitment, published before any contribution was taken.
+    pub commitment: Commitment,
+}
+
 /// The end of a hand: its full record, with the wall's proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,6 +154,11 @@ pub enum ServerMsg {
         /// The rules the table plays (since version 2): a private room's hands and time
         /// limits included. Every hand's record must play exactly these.
         rules: Box<RuleSet>,
+        /// A tournament round's table: its walls come from the round's seed, not a commitment
+        /// per hand, and are checked against [`RoundTable::commitment`] when the round ends
+        /// (absent at any other table).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        round: Option<Box<RoundTable>>,
     },
     Snapshot(Box<Snapshot>),
     /// The server's commitment to hand `hand`'s secret seed: send a contribution now.
@@ -411,6 +429,18 @@ pub fn verify_hand(
         return Err(FairnessError::Contribution);
     }
     proof.check(&record.setup.seed)?;
+    verify_replay(record, seat, seen, announced)
+}
+
+/// The part of [`verify_hand`] that needs no wall proof: the record replays under the
+/// announced rules and every event this seat was shown is the record's. A tournament
+/// table's hands are checked so when they end; their walls once the round's secret is out.
+pub fn verify_replay(
+    record: &HandRecord,
+    seat: Seat,
+    seen: &[(u32, Event)],
+    announced: Option<&RuleSet>,
+) -> Result<(), FairnessError> {
     let verifier = Verifier::any_preset().allow_custom().any_match_length();
     match announced {
         Some(rules) => verifier.announced(rules.clone()),

@@ -14,7 +14,10 @@
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use super::{ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, ServerMsg, verify_hand};
+use super::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, RoundTable, ServerMsg, verify_hand,
+    verify_replay,
+};
 use crate::fair::{Bytes32, Commitment, Contribution, FairnessError};
 use crate::game::{Action, Decision, Event, SeatView};
 use crate::hint::{Hint, hint};
@@ -140,6 +143,8 @@ pub struct SeatStream {
     player: Option<u8>,
     /// The table's rules as its welcome announced them.
     rules: Option<Box<RuleSet>>,
+    /// A tournament round's table, as its welcome said.
+    round: Option<Box<RoundTable>>,
     view: Option<SeatView>,
     /// Events of this hand the view reflects: later ones are followed into it
     /// ([`SeatView::follow`]), so the table is never behind what was shown.
@@ -176,6 +181,7 @@ impl SeatStream {
             options,
             player: None,
             rules: None,
+            round: None,
             view: None,
             view_events: 0,
             decision: None,
@@ -298,9 +304,11 @@ impl SeatStream {
                 players,
                 resumed,
                 rules,
+                round,
                 ..
             } => {
                 self.rules = Some(rules.clone());
+                self.round = round;
                 self.table = Some(table.clone());
                 self.player = Some(player);
                 self.connected = true;
@@ -340,20 +348,25 @@ impl SeatStream {
             ServerMsg::Commit {
                 hand, commitment, ..
             } => {
-                let mut b = [0u8; 32];
-                self.contributions.fill_bytes(&mut b);
-                let contribution = Bytes32(b);
+                // A tournament table's walls are the round's: no contribution per hand.
+                let contribution = self.round.is_none().then(|| {
+                    let mut b = [0u8; 32];
+                    self.contributions.fill_bytes(&mut b);
+                    Bytes32(b)
+                });
                 self.seen = HandSeen {
                     hand,
                     commitment: Some(commitment),
-                    contribution: Some(contribution),
+                    contribution,
                     refused: false,
                     events: Vec::new(),
                 };
                 self.view = None;
                 self.view_events = 0;
                 self.decision = None;
-                step.send.push(ClientMsg::Contribute { hand, contribution });
+                if let Some(contribution) = contribution {
+                    step.send.push(ClientMsg::Contribute { hand, contribution });
+                }
                 updates.push(OnlineUpdate::Committed { hand });
             }
             ServerMsg::Event {
@@ -437,6 +450,10 @@ impl SeatStream {
                 "the wall's commitment for this hand was never received".into(),
             ));
         };
+        if self.round.is_some() {
+            // The round's commitment binds the walls; they are checked when it is revealed.
+            return verify_replay(record, seat, &self.seen.events, self.rules.as_deref());
+        }
         let refused = self.seen.refused;
         let ours = record
             .fairness
@@ -454,6 +471,11 @@ impl SeatStream {
             &self.seen.events,
             self.rules.as_deref(),
         )
+    }
+
+    /// The tournament round this table belongs to, when it is a round's table.
+    pub fn round(&self) -> Option<&RoundTable> {
+        self.round.as_deref()
     }
 
     /// The table as this seat last saw it (at its last decision, or the snapshot).

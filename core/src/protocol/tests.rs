@@ -159,6 +159,7 @@ fn server_messages_round_trip_and_seats_are_bounded() {
             ],
             resumed: false,
             rules: Box::new(RuleSet::guobiao()),
+            round: None,
         },
         ServerMsg::Snapshot(Box::new(Snapshot {
             seq: 4,

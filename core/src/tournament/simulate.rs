@@ -186,7 +186,7 @@ pub fn simulate(
 }
 
 /// Round 1's order: the entrants shuffled by the seed (Fisher–Yates over its ChaCha20 words).
-fn draw(entrants: &[EntrantId], master: &Seed) -> Vec<EntrantId> {
+pub fn draw(entrants: &[EntrantId], master: &Seed) -> Vec<EntrantId> {
     let mut order = entrants.to_vec();
     for i in (1..order.len()).rev() {
         let word = master.derive(i as u64).0;

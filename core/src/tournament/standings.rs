@@ -102,6 +102,7 @@ impl Standings {
     /// Marks everyone not in `survivors` as cut after the rounds booked so far.
     pub fn cut_to(&mut self, survivors: &[EntrantId]) {
         let rounds = self.rounds;
+        let survivors: std::collections::HashSet<EntrantId> = survivors.iter().copied().collect();
         for r in &mut self.rows {
             if r.out_after.is_none() && !survivors.contains(&r.entrant) {
                 r.out_after = Some(rounds);
@@ -124,6 +125,11 @@ impl Standings {
             .filter(|s| s.out_after.is_none())
             .map(|s| s.entrant)
             .collect()
+    }
+
+    /// One entrant's row.
+    pub fn get(&self, e: EntrantId) -> Option<&Standing> {
+        self.index.get(&e).map(|&i| &self.rows[i])
     }
 
     /// One entrant's rank (1-based) and row.

@@ -20,6 +20,7 @@ pub mod queue;
 pub mod rooms;
 pub mod shared;
 pub mod table;
+pub mod tournament;
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -79,6 +80,8 @@ pub struct Online {
     pub node: Node,
     /// This node's NATS connection, when several nodes share NATS (set when serving starts).
     pub cluster: OnceLock<Arc<Cluster>>,
+    /// The tournaments this node runs.
+    pub tournaments: tournament::Registry,
 }
 
 /// A table's command queue: joins, messages, its saver's answers.
@@ -98,6 +101,7 @@ impl Online {
             lobby: Lobby::default(),
             node,
             cluster: OnceLock::new(),
+            tournaments: tournament::Registry::default(),
         }
     }
 

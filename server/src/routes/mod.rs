@@ -17,6 +17,7 @@ pub mod rooms;
 pub mod sanctions;
 pub mod service;
 pub mod sync;
+pub mod tournaments;
 
 use std::future::Ready;
 use std::net::SocketAddr;
@@ -43,8 +44,9 @@ use crate::state::{AppState, Config};
 use crate::store::Session;
 
 /// The API's routes with their document (see [`crate::app::router`] for what wraps them).
-/// Every route but the queue's answers within `config.request_timeout` or with a `timeout`
-/// error; the queue is a long poll that bounds its own wait (bots fill after `bot_fill_ms`).
+/// Every route but the queue's and the tournaments' answers within `config.request_timeout`
+/// or with a `timeout` error; the queue is a long poll that bounds its own wait (bots fill
+/// after `bot_fill_ms`), and so is a tournament's seat request (25 s).
 /// The play route only upgrades within it: the WebSocket then lives on its own task.
 pub fn router(config: &Config) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(tongcheng_api::openapi::base())
@@ -58,6 +60,7 @@ pub fn router(config: &Config) -> OpenApiRouter<AppState> {
         .merge(sanctions::router())
         .layer(request_timeout(config.request_timeout))
         .merge(queue::router())
+        .merge(tournaments::router())
 }
 
 /// tower's timeout, its error answered as the API's `timeout` error.

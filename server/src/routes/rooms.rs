@@ -68,7 +68,7 @@ fn quota(
 /// over its quota of codes (per account, address and network). Then `find` runs; a wrong
 /// code spends one of the source's misses, and the last miss locks it out (the answer is
 /// still `not_found`: a lock says nothing about the code).
-async fn by_code<T>(
+pub(super) async fn by_code<T>(
     state: &AppState,
     auth: &Authed,
     ip: &ClientIp,

@@ -210,6 +210,31 @@ pub const STEPS: &[&str] = &[
      );
      CREATE INDEX audit_log_account ON audit_log (account_id, id);
      ALTER TABLE ranked_hands ADD COLUMN think TEXT;",
+    // v6: tournaments, their entrants, each round's commitment and published record.
+    "CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        code TEXT UNIQUE,
+        settings TEXT NOT NULL,
+        created_by {int},
+        created_at {int} NOT NULL,
+        node_url TEXT NOT NULL,
+        status TEXT NOT NULL,
+        standings TEXT
+     );
+     CREATE TABLE tournament_entrants (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        account_id {int} NOT NULL REFERENCES accounts (id),
+        entered_at {int} NOT NULL,
+        PRIMARY KEY (tournament_id, account_id)
+     );
+     CREATE TABLE tournament_rounds (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        round {int} NOT NULL,
+        commitment TEXT NOT NULL,
+        record TEXT,
+        PRIMARY KEY (tournament_id, round)
+     );",
 ];
 
 /// The schema version this build writes.

@@ -28,9 +28,11 @@ mod nodes;
 pub mod postgres;
 mod queries;
 pub mod sqlite;
+mod tournaments;
 
 pub use discipline::{Discipline, MatchToRate, NewSanction, RateMatch, Recompute};
 pub use queries::SqlStore;
+pub use tournaments::{StoredTournament, Tournaments};
 
 use std::sync::Arc;
 
@@ -301,7 +303,7 @@ pub enum QueueState {
 
 /// The server's persistent state. All times are unix seconds passed in by the caller.
 /// Sanctions, reviews, the audit trail and rated matches are [`Discipline`]'s.
-pub trait Store: Send + Sync + Discipline {
+pub trait Store: Send + Sync + Discipline + Tournaments {
     /// "sqlite" or "postgres".
     fn backend(&self) -> &'static str;
 

@@ -24,3 +24,4 @@ mod store;
 mod store_discipline;
 mod store_tls;
 mod store_upgrade;
+mod tournament;

@@ -3,7 +3,7 @@
 //! ([`tongcheng_core::fair`]).
 
 use tongcheng_core::Seat;
-use tongcheng_core::fair::{Contribution, FairWall, commit};
+use tongcheng_core::fair::{Commitment, Contribution, FairWall, commit};
 use tongcheng_core::protocol::ServerMsg;
 use tongcheng_core::wall::Seed;
 
@@ -18,9 +18,14 @@ impl TableTask {
         self.pause_checked = 0;
         self.phase = Phase::Contributing;
         self.server_seed = Seed(random32());
-        let commitment = commit(&self.server_seed);
+        let commitment = self.hand_commitment();
         let hand = self.hand;
-        let ms = self.config.contribute_ms;
+        // A round's table deals from the round's seed at once: nothing to contribute.
+        let ms = if self.round.is_some() {
+            0
+        } else {
+            self.config.contribute_ms
+        };
         for s in &mut self.slots {
             s.contribution = None;
             s.ready = false;
@@ -34,6 +39,18 @@ impl TableTask {
             });
         }
         self.wake_ms = Some(clock::now_ms() + ms);
+        if self.round.is_some() {
+            self.phase = Phase::Playing;
+            self.wake_ms = None;
+        }
+    }
+
+    /// The commitment the hand's wall is bound by: the hand's own, or a tournament round's.
+    pub(super) fn hand_commitment(&self) -> Commitment {
+        match &self.round {
+            Some(r) => r.seat.commitment,
+            None => commit(&self.server_seed),
+        }
     }
 
     /// Deals the hand from the fair seed.

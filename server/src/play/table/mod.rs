@@ -33,7 +33,8 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 use tongcheng_core::bot::Level;
-use tongcheng_core::protocol::{ClientMsg, ErrorCode};
+use tongcheng_core::protocol::{ClientMsg, ErrorCode, RoundTable};
+use tongcheng_core::record::HandRecord;
 use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::{Clock, Deal, Player, Table, TableConfig};
 use tongcheng_core::wall::Seed;
@@ -149,6 +150,41 @@ pub struct TableTask {
     jitter: u64,
     /// The people's think times in the hand in play (see [`crate::sanctions::assist`]).
     think: Vec<crate::store::Think>,
+    /// A tournament round's table: its seats, its walls from the round's seed, and where
+    /// its result goes.
+    round: Option<RoundSeating>,
+    /// A round table's hands so far, for the round's published record.
+    round_hands: Vec<HandRecord>,
+}
+
+/// A tournament round's table, as the round's runner sets it (see [`crate::play::tournament`]).
+pub struct RoundSeating {
+    /// What the welcome tells its people.
+    pub seat: RoundTable,
+    /// The match's seed: every hand's wall derives from it ([`tongcheng_core::game::Match`]).
+    pub match_seed: Seed,
+    /// Each player slot's entrant; `None`: a bot.
+    pub entrants: [Option<RoundEntrant>; 4],
+    /// The table's result goes here when its match is over.
+    pub done: mpsc::UnboundedSender<TableDone>,
+}
+
+/// An entrant at a round's table.
+#[derive(Clone, Debug)]
+pub struct RoundEntrant {
+    pub account: i64,
+    /// Where his hands are kept if he never joins (the device he signed up from).
+    pub device: i64,
+    pub name: String,
+}
+
+/// A round table's finished match.
+#[derive(Debug)]
+pub struct TableDone {
+    pub table: u32,
+    /// The match scores by player slot.
+    pub scores: [i32; 4],
+    pub hands: Vec<HandRecord>,
 }
 
 /// A random 32-byte value; the OS's CSPRNG, else (never seen in practice) a time-based one
@@ -201,6 +237,8 @@ impl TableTask {
             pause_checked: 0,
             jitter: u64::from_le_bytes(random32()[..8].try_into().unwrap_or([7; 8])) | 1,
             think: Vec::new(),
+            round: None,
+            round_hands: Vec::new(),
         }
     }
 
@@ -235,6 +273,25 @@ impl TableTask {
         self.reserved = Some(accounts);
         self.bot_levels = bot_levels;
         self.room = true;
+        self
+    }
+
+    /// A tournament round's table: its entrants' seats are theirs from the start (one who
+    /// never comes is away, and the stand-in plays his seat: 托管), the match starts when
+    /// they are all connected or the lobby time is up, and every wall comes from the round.
+    pub fn tournament(mut self, round: RoundSeating) -> TableTask {
+        let mut accounts = Vec::new();
+        for (slot, entrant) in self.slots.iter_mut().zip(&round.entrants) {
+            if let Some(e) = entrant {
+                slot.account = Some(e.account);
+                slot.device = e.device;
+                slot.name = e.name.clone();
+                accounts.push(e.account);
+            }
+        }
+        self.people = accounts.len() as u8;
+        self.reserved = Some(accounts);
+        self.round = Some(round);
         self
     }
 
@@ -331,7 +388,12 @@ impl TableTask {
         loop {
             match self.phase {
                 Phase::Lobby => {
-                    if self.joined_people() >= usize::from(self.people) {
+                    let ready = if self.round.is_some() {
+                        self.slots.iter().all(|s| !s.person() || s.connected())
+                    } else {
+                        self.joined_people() >= usize::from(self.people)
+                    };
+                    if ready {
                         self.start_match();
                         continue;
                     }
@@ -384,7 +446,10 @@ impl TableTask {
     fn start_match(&mut self) {
         let persons: [bool; 4] = std::array::from_fn(|p| self.slots[p].person());
         let players = seat_players(persons, &self.bot_levels);
-        let seed = random32();
+        let seed = self
+            .round
+            .as_ref()
+            .map_or_else(random32, |r| r.match_seed.0);
         let config = TableConfig {
             deal: Deal::Match {
                 rules: self.rules.clone(),

@@ -34,7 +34,12 @@ impl TableTask {
         let Some(mut record) = t.record() else {
             return;
         };
-        record.fairness = Some(proof);
+        if self.round.is_some() {
+            // The round's record proves its walls; the hand is kept for it.
+            self.round_hands.push(record.clone());
+        } else {
+            record.fairness = Some(proof);
+        }
         let hand = self.hand;
         let more = t.next_hand();
         let scores = t.match_state().scores();
@@ -143,6 +148,13 @@ impl TableTask {
             s.push(|seq| ServerMsg::MatchEnd { seq, scores });
         }
         self.phase = Phase::Over;
+        if let Some(r) = &self.round {
+            let _ = r.done.send(super::TableDone {
+                table: r.seat.table,
+                scores,
+                hands: std::mem::take(&mut self.round_hands),
+            });
+        }
         let rate = self.ranked.then(|| {
             let accounts: Vec<(Option<i64>, i32)> = self
                 .slots

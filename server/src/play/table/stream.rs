@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tongcheng_core::Seat;
-use tongcheng_core::fair::{Contribution, commit};
+use tongcheng_core::fair::Contribution;
 use tongcheng_core::protocol::{ErrorCode, HandEnd, PlayerInfo, ServerMsg, Snapshot};
 use tongcheng_core::record::HandRecord;
 
@@ -277,6 +277,7 @@ impl TableTask {
                 players,
                 resumed,
                 rules: Box::new(self.rules.clone()),
+                round: self.round.as_ref().map(|r| Box::new(r.seat.clone())),
             }
             .to_json(),
         );
@@ -324,7 +325,7 @@ impl TableTask {
                 .as_ref()
                 .map_or([0; 4], |t| t.match_state().scores()),
             auto_play: self.table.as_ref().is_some_and(|t| t.auto_play(p)),
-            commitment: (self.phase != Phase::Lobby).then(|| commit(&self.server_seed)),
+            commitment: (self.phase != Phase::Lobby).then(|| self.hand_commitment()),
             match_over: self.phase == Phase::Over,
         }))
         .to_json()
