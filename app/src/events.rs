@@ -144,6 +144,19 @@ pub enum Tap {
     OpenRoom,
     /// 加入房间: the room of the code typed.
     JoinRoom,
+    /// 比赛: the tournaments.
+    Tournaments,
+    /// One tournament of the list.
+    OpenTournament {
+        id: String,
+    },
+    /// 报名 for the tournament shown.
+    EnterTournament,
+    /// 下一桌: one's table in the tournament's round.
+    TournamentTable,
+    /// 验证牌墙: check every finished round's walls.
+    VerifyTournament,
+    RefreshTournament,
 }
 
 /// What the face does for the model.

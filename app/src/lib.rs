@@ -27,12 +27,15 @@
 //! hand's wall), drawn like the table against bots, with the players' names, the result
 //! saying whether the wall verified, and a lost connection taken up again by itself.
 //! 好友房: a room opened for two to four people (bots in the other seats) or joined by its
-//! six-digit code typed on a keypad, played on the same online table.
+//! six-digit code typed on a keypad, played on the same online table. 比赛: the server's
+//! tournaments, sign-up, each round's table on the same online table (our contribution to
+//! the round's walls under the commitment read), the standings with one's own place, and
+//! every finished round's walls checked here against its commitment.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens; the
 //! events and effects in `events`), `table` (the match against bots and its views), [`hands`] (what the
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
-//! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form).
+//! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form), `tournaments` (比赛: the list, one tournament, its standings and the check of its rounds' walls; its tables are the online table's).
 
 pub mod catalogue;
 mod events;
@@ -44,6 +47,7 @@ mod online_table;
 mod replay;
 mod rooms;
 mod table;
+mod tournaments;
 pub mod view;
 
 pub use catalogue::{Lang, Text};

@@ -18,6 +18,7 @@ use crate::online_table::{OnlineTable, Seek};
 use crate::replay::Replay;
 use crate::rooms::RoomForm;
 use crate::table::Offline;
+use crate::tournaments::Tournaments;
 use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
 
 pub use crate::events::{Effect, Event, Sound, Tap};
@@ -70,6 +71,9 @@ enum Screen {
     Online,
     /// 好友房's form.
     Room,
+    /// 比赛: the list, and one tournament.
+    Tournaments,
+    Tournament,
 }
 
 /// The app model.
@@ -94,6 +98,8 @@ pub struct App {
     online_table: Option<OnlineTable>,
     /// 好友房's form.
     room_form: RoomForm,
+    /// 比赛's screens.
+    tournaments: Tournaments,
 }
 
 impl App {
@@ -117,6 +123,7 @@ impl App {
             online: Online::default(),
             online_table: None,
             room_form: RoomForm::default(),
+            tournaments: Tournaments::default(),
         }
     }
 
@@ -163,6 +170,10 @@ impl App {
                 self.online.token(),
             ) {
                 (Some(t), Some(token)) => t.answered(status, body, token, &mut fx),
+                (None, Some(token)) if self.tournaments.awaits(id) => {
+                    let token = token.to_string();
+                    self.tournaments.answered(id, status, body, &token, &mut fx);
+                }
                 _ => self.online.answered(id, status, body, &mut fx),
             },
             Event::SocketOpened { id, entropy } => {
@@ -217,6 +228,42 @@ impl App {
                 self.screen = Screen::Room;
             }
             (Screen::Room, Tap::Back) => self.screen = Screen::Home,
+            (Screen::Home, Tap::Tournaments) => {
+                if let Some(token) = self.online.token() {
+                    self.tournaments.open_list(token, fx);
+                    self.screen = Screen::Tournaments;
+                }
+            }
+            (Screen::Tournaments, Tap::Back) => self.screen = Screen::Home,
+            (Screen::Tournaments, Tap::OpenTournament { id }) => {
+                if let Some(token) = self.online.token() {
+                    self.tournaments.show(&id, token, fx);
+                    self.screen = Screen::Tournament;
+                }
+            }
+            (Screen::Tournament, Tap::Back) => {
+                if let Some(token) = self.online.token() {
+                    self.tournaments.open_list(token, fx);
+                }
+                self.screen = Screen::Tournaments;
+            }
+            (Screen::Tournament, Tap::TournamentTable) => {
+                if let Some((id, round)) = self.tournaments.next_round() {
+                    self.seed = splitmix(self.seed);
+                    let seed = self.seed;
+                    self.seek(Seek::Tournament { id, round, seed }, fx);
+                }
+            }
+            (Screen::Tournament, tap) => {
+                if let Some(token) = self.online.token() {
+                    match tap {
+                        Tap::EnterTournament => self.tournaments.enter(token, fx),
+                        Tap::VerifyTournament => self.tournaments.verify(token, fx),
+                        Tap::RefreshTournament => self.tournaments.refresh(token, fx),
+                        _ => {}
+                    }
+                }
+            }
             (Screen::Room, Tap::OpenRoom) => {
                 let preset = self.settings.preset.clone();
                 let people = self.room_form.people;
@@ -231,19 +278,11 @@ impl App {
             (Screen::Room, tap) => {
                 self.room_form.tap(&tap);
             }
-            (Screen::Online, Tap::Back) => {
-                if let Some(mut t) = self.online_table.take() {
-                    t.leave(fx);
-                }
-                self.screen = Screen::Home;
-            }
+            (Screen::Online, Tap::Back) => self.leave_table(fx),
             (Screen::Online, Tap::NextHand) => {
                 let more = self.online_table.as_mut().is_some_and(|t| t.next_hand(fx));
                 if !more {
-                    if let Some(mut t) = self.online_table.take() {
-                        t.leave(fx);
-                    }
-                    self.screen = Screen::Home;
+                    self.leave_table(fx);
                 }
             }
             (Screen::Online, tap) => {
@@ -324,6 +363,26 @@ impl App {
         }
         self.online_table = Some(OnlineTable::seek(seek, token, self.now_ms, fx));
         self.screen = Screen::Online;
+    }
+
+    /// Leaves the online table (it plays on by itself on the server): home, or back to
+    /// its tournament, shown anew.
+    fn leave_table(&mut self, fx: &mut Vec<Effect>) {
+        let Some(mut t) = self.online_table.take() else {
+            self.screen = Screen::Home;
+            return;
+        };
+        t.leave(fx);
+        self.screen = match (t.tournament(), self.online.token()) {
+            (Some((id, round)), Some(token)) => {
+                if let Some(round) = round {
+                    self.tournaments.played(id, round);
+                }
+                self.tournaments.refresh(token, fx);
+                Screen::Tournament
+            }
+            _ => Screen::Home,
+        };
     }
 
     /// A replay asked for on 我的牌局 arrived.
@@ -437,6 +496,11 @@ impl App {
                 self.online.token().is_some(),
                 lang,
             )),
+            (Screen::Tournaments, _) => View::Tournaments(self.tournaments.list_view(lang)),
+            (Screen::Tournament, _) => match self.tournaments.view(lang) {
+                Some(v) => View::Tournament(v),
+                None => View::Tournaments(self.tournaments.list_view(lang)),
+            },
             (Screen::Online, _) => match self.online_view(lang) {
                 Some(v) => v,
                 None => View::Home(self.home_view()),
@@ -479,6 +543,11 @@ impl App {
                 Text::FriendsRoom.get(lang),
                 self.online.token().is_some(),
                 Tap::FriendsRoom,
+            ),
+            Button::new(
+                Text::Tournaments.get(lang),
+                self.online.token().is_some(),
+                Tap::Tournaments,
             ),
             Button::new(Text::MyHands.get(lang), true, Tap::MyHands),
             Button::new(Text::Settings.get(lang), true, Tap::Settings),

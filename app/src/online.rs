@@ -81,6 +81,27 @@ pub(crate) enum Answer<T> {
     Unreachable,
 }
 
+/// Request `id` of endpoint `E`: its path filled in, then `query`; with the session token
+/// when there is one.
+pub(crate) fn request<E: Endpoint>(
+    id: u64,
+    params: &E::Params,
+    query: &str,
+    token: Option<&str>,
+    body: Option<serde_json::Value>,
+) -> Effect
+where
+    E::Params: PathParams,
+{
+    Effect::Request {
+        id,
+        method: E::METHOD.as_str().into(),
+        path: format!("{}{query}", E::path(params)),
+        token: token.map(str::to_string),
+        body,
+    }
+}
+
 pub(crate) fn read<T: DeserializeOwned>(status: u16, body: serde_json::Value) -> Answer<T> {
     if (200..300).contains(&status) {
         return match serde_json::from_value(body) {
@@ -175,13 +196,7 @@ impl Online {
     {
         self.next_id += 1;
         self.awaiting = Some((self.next_id, what));
-        Effect::Request {
-            id: self.next_id,
-            method: E::METHOD.as_str().into(),
-            path: E::path(params),
-            token: self.token().map(str::to_string),
-            body,
-        }
+        request::<E>(self.next_id, params, "", self.token(), body)
     }
 
     /// The key store's signature (hex) of the message [`Effect::Sign`] asked for.

@@ -4,9 +4,10 @@
 //! connection and checks every hand's wall. The table is drawn from the stream's view, the
 //! same way as a match against bots; a dropped connection is taken up again by itself.
 
+use tongcheng_api::NoParams;
 use tongcheng_api::endpoints::{self, Endpoint};
 use tongcheng_api::play::{QueueRequest, RoomCode, RoomInfo, RoomSettings, Seated};
-use tongcheng_api::{NoParams, PathParams};
+use tongcheng_api::tournament::SeatState;
 use tongcheng_core::Seat;
 use tongcheng_core::game::{Action, Game, HandResult, SeatView as CoreSeat};
 use tongcheng_core::hex::unhex_array;
@@ -17,8 +18,9 @@ use tongcheng_core::record;
 
 use crate::catalogue::{Lang, Text};
 use crate::model::{Effect, Sound, Tap};
-use crate::online::{Answer, read};
+use crate::online::{Answer, read, request};
 use crate::table::{Picked, TableParts, pick, result_view, sound_of, table_view};
+use crate::tournaments::{self, SeatStep};
 use crate::view::{Button, QueueView, ResultView, TableView};
 
 /// Request and socket ids of the table: apart from the account's requests (which count
@@ -37,6 +39,9 @@ pub(crate) enum Seek {
     OpenRoom { preset: String, people: u8 },
     /// 加入房间: a friend's room by its code.
     JoinRoom { code: String },
+    /// 比赛: one's table in a tournament's round (`seed`: the face's randomness, for our
+    /// contributions to the rounds' walls).
+    Tournament { id: String, round: u32, seed: u64 },
 }
 
 #[derive(Debug)]
@@ -45,6 +50,8 @@ enum Phase {
     Queueing { request: u64 },
     /// The queue found no table: why.
     Failed { message: String },
+    /// A tournament has no more tables for the player (out, finished, cancelled).
+    Done(SeatState),
     /// At the table (or coming back to it).
     Seated,
 }
@@ -85,6 +92,8 @@ pub(crate) struct OnlineTable {
     notice: Option<String>,
     next_id: u64,
     now: u64,
+    /// A tournament's round commitment, once read (our contribution goes with it).
+    commitment: Option<String>,
 }
 
 impl OnlineTable {
@@ -109,15 +118,17 @@ impl OnlineTable {
             notice: None,
             next_id: IDS_FROM,
             now,
+            commitment: None,
         };
-        let request = t.id();
+        let asked = t.id();
+        let bearer = Some(token);
         fx.push(match seek {
             Seek::Queue { preset } => {
                 let body = QueueRequest {
                     rules: Some(preset),
                     ranked: false,
                 };
-                request_of::<endpoints::Queue>(request, &NoParams {}, token, json(&body))
+                request::<endpoints::Queue>(asked, &NoParams {}, "", bearer, json(&body))
             }
             Seek::OpenRoom { preset, people } => {
                 let body = RoomSettings {
@@ -125,13 +136,16 @@ impl OnlineTable {
                     people,
                     ..RoomSettings::default()
                 };
-                request_of::<endpoints::CreateRoom>(request, &NoParams {}, token, json(&body))
+                request::<endpoints::CreateRoom>(asked, &NoParams {}, "", bearer, json(&body))
             }
             Seek::JoinRoom { code } => {
-                request_of::<endpoints::JoinRoom>(request, &RoomCode { code }, token, None)
+                request::<endpoints::JoinRoom>(asked, &RoomCode { code }, "", bearer, None)
+            }
+            Seek::Tournament { id, round, seed } => {
+                tournaments::seat_request(asked, &id, round, None, seed, token)
             }
         });
-        t.phase = Phase::Queueing { request };
+        t.phase = Phase::Queueing { request: asked };
         t
     }
 
@@ -166,6 +180,32 @@ impl OnlineTable {
                 }
                 Answer::Refused(e) => Answer::Refused(e),
                 Answer::Unreachable => Answer::Unreachable,
+            },
+            Seek::Tournament {
+                ref id,
+                ref mut round,
+                seed,
+            } => match tournaments::seat_step(status, body, round, &mut self.commitment) {
+                SeatStep::Again => {
+                    let request = self.next_id + 1;
+                    self.next_id = request;
+                    let (id, round) = (id.clone(), *round);
+                    let commitment = self.commitment.clone();
+                    fx.push(tournaments::seat_request(
+                        request, &id, round, commitment, seed, token,
+                    ));
+                    self.phase = Phase::Queueing { request };
+                    return;
+                }
+                SeatStep::Table { table, server } => Answer::Ok((table, server)),
+                SeatStep::Done(state) => {
+                    self.phase = Phase::Done(state);
+                    return;
+                }
+                SeatStep::Refused(message) => {
+                    self.phase = Phase::Failed { message };
+                    return;
+                }
             },
         };
         match seated {
@@ -406,7 +446,11 @@ impl OnlineTable {
     /// The screen while no table is drawn: the queue, or why it failed.
     pub(crate) fn waiting_view(&self, lang: Lang) -> Option<QueueView> {
         let status = match &self.phase {
+            Phase::Queueing { .. } if matches!(self.seek, Seek::Tournament { .. }) => {
+                Text::TournamentWaiting.get(lang).to_string()
+            }
             Phase::Queueing { .. } => Text::Queueing.get(lang).to_string(),
+            Phase::Done(state) => tournaments::seat_words(state, lang).to_string(),
             Phase::Failed { message } if message.is_empty() => {
                 Text::QueueFailed.get(lang).to_string()
             }
@@ -433,6 +477,7 @@ impl OnlineTable {
         let title = match self.seek {
             Seek::Queue { .. } => Text::QuickMatch,
             Seek::OpenRoom { .. } | Seek::JoinRoom { .. } => Text::FriendsRoom,
+            Seek::Tournament { .. } => Text::Tournaments,
         };
         Some(QueueView {
             title: title.get(lang).into(),
@@ -526,11 +571,13 @@ impl OnlineTable {
             lang,
             Button::new(next.get(lang), true, Tap::NextHand),
         );
+        let round = self.stream.as_ref().and_then(SeatStream::round).is_some();
         v.fairness = Some(
-            if e.fair {
-                Text::WallFair
-            } else {
-                Text::WallUnfair
+            match (e.fair, round) {
+                (true, false) => Text::WallFair,
+                // A round's walls are checked against its commitment when it ends.
+                (true, true) => Text::WallRound,
+                (false, _) => Text::WallUnfair,
             }
             .get(lang)
             .into(),
@@ -544,6 +591,17 @@ impl OnlineTable {
     pub(crate) fn has_result(&self) -> bool {
         self.ended.is_some()
     }
+
+    /// The tournament this table is of, when it is a round's, and the round it sat in.
+    pub(crate) fn tournament(&self) -> Option<(&str, Option<u32>)> {
+        match &self.seek {
+            Seek::Tournament { id, .. } => {
+                let round = self.stream.as_ref().and_then(SeatStream::round);
+                Some((id, round.map(|r| r.round)))
+            }
+            _ => None,
+        }
+    }
 }
 
 fn send(id: u64, msg: &ClientMsg) -> Effect {
@@ -555,22 +613,4 @@ fn send(id: u64, msg: &ClientMsg) -> Effect {
 
 fn json<T: serde::Serialize>(body: &T) -> Option<serde_json::Value> {
     serde_json::to_value(body).ok()
-}
-
-fn request_of<E: Endpoint>(
-    id: u64,
-    params: &E::Params,
-    token: &str,
-    body: Option<serde_json::Value>,
-) -> Effect
-where
-    E::Params: PathParams,
-{
-    Effect::Request {
-        id,
-        method: E::METHOD.as_str().into(),
-        path: E::path(params),
-        token: Some(token.into()),
-        body,
-    }
 }

@@ -21,6 +21,10 @@ pub enum View {
     Queue(QueueView),
     /// 好友房: open a room or join one by its code.
     Room(RoomView),
+    /// 比赛: the tournaments taking entrants or in play.
+    Tournaments(TournamentsView),
+    /// One tournament: its state, standings, sign-up, the next table, the walls' check.
+    Tournament(TournamentView),
 }
 
 /// A button: what it says, the name screen readers and tests find it by, whether it can be
@@ -298,5 +302,33 @@ pub struct ReplayView {
     pub result: Option<ResultView>,
     /// Whether the record replays to the events and result it states.
     pub verified: String,
+    pub back: Button,
+}
+
+/// 比赛: each tournament a button (named by its name) with its summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentsView {
+    pub title: String,
+    pub items: Vec<Button>,
+    /// Loading, none yet, or the server's refusal.
+    pub empty: Option<String>,
+    pub back: Button,
+}
+
+/// One tournament.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentView {
+    pub title: String,
+    /// Its rules, format, entrants and state; the round; the round's commitment.
+    pub lines: Vec<String>,
+    /// The top of the standings, a line each.
+    pub standings: Vec<String>,
+    /// The player's own place.
+    pub me: Option<String>,
+    /// 报名 or 下一桌, 验证牌墙, 刷新.
+    pub actions: Vec<Button>,
+    /// What the walls' check found.
+    pub verified: Option<String>,
+    pub notice: Option<String>,
     pub back: Button,
 }

@@ -49,6 +49,11 @@ type View =
       screen: "my_hands"; title: string; stats_rules: Picker; stats: { label: string; value: string }[];
       hands: HandRow[]; notice: string | null; previous: Button; next: Button; page_label: string; back: Button;
     }
+  | { screen: "tournaments"; title: string; items: Button[]; empty: string | null; back: Button }
+  | {
+      screen: "tournament"; title: string; lines: string[]; standings: string[]; me: string | null;
+      actions: Button[]; verified: string | null; notice: string | null; back: Button;
+    }
   | {
       screen: "replay"; title: string; step_label: string; last_move: string; status: string; wall_left: number;
       wall_label: string; seats: Seat[]; hand: TileView[]; drawn: TileView | null; wild: TileView | null;
@@ -335,6 +340,41 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// 比赛: the tournaments as a list of buttons (each named by the tournament), then one: its
+// state, the standings with one's own place, 报名 / 下一桌, 验证牌墙.
+function drawTournaments(v: Extract<View, { screen: "tournaments" }>): HTMLElement {
+  const page = el("main", "form tournaments");
+  const top = el("header", "bar");
+  top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
+  page.append(top);
+  if (v.empty) page.append(el("p", "notice", v.empty));
+  const list = el("nav", "menu");
+  for (const b of v.items) list.append(button(b, "btn big item"));
+  page.append(list);
+  return page;
+}
+
+function drawTournament(v: Extract<View, { screen: "tournament" }>): HTMLElement {
+  const page = el("main", "form tournament");
+  const top = el("header", "bar");
+  top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
+  page.append(top);
+  for (const l of v.lines) page.append(el("p", "line", l));
+  if (v.me) page.append(el("p", "me", v.me));
+  if (v.standings.length) {
+    const list = el("ol", "standings");
+    list.setAttribute("aria-label", "standings");
+    for (const r of v.standings) list.append(el("li", "", r));
+    page.append(list);
+  }
+  const actions = el("div", "actions");
+  for (const b of v.actions) actions.append(button(b, "btn big"));
+  page.append(actions);
+  if (v.verified) page.append(el("p", "verified", v.verified));
+  if (v.notice) page.append(el("p", "notice", v.notice));
+  return page;
+}
+
 function drawMyHands(v: Extract<View, { screen: "my_hands" }>): HTMLElement {
   const page = el("main", "form hands");
   const top = el("header", "bar");
@@ -442,6 +482,12 @@ function draw(): void {
     }
     case "my_hands":
       root.append(drawMyHands(v));
+      break;
+    case "tournaments":
+      root.append(drawTournaments(v));
+      break;
+    case "tournament":
+      root.append(drawTournament(v));
       break;
     case "replay":
       root.append(drawReplay(v));

@@ -167,6 +167,87 @@ if (results.phone === results.desktop) fail("two browsers got the same account")
   await friend.screenshot({ path: `${out}/desktop-room-result.png` });
   console.log(`好友房: room ${code} opened on one browser, joined by its code on another, one hand played by ${clicks} clicks, both walls verified`);
 }
+// 比赛: the operator makes a four-entrant tournament; four browsers find it under 比赛, sign
+// up, ask for their table (each contributing to the round's walls), play the hand by clicks,
+// come back to the tournament, see the standings with their own place, and check the round's
+// walls in the page.
+{
+  const admin = process.env.TONGCHENG_ADMIN_TOKEN;
+  if (!admin) fail("no TONGCHENG_ADMIN_TOKEN for the tournament");
+  const made = await fetch(new URL("v1/admin/tournaments", url), {
+    method: "POST",
+    headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "网页杯", format: { kind: "swiss", rounds: 1 }, hands_per_match: 1, entrants: 4 }),
+  });
+  if (!made.ok) fail(`the tournament was not made: ${made.status} ${await made.text()}`);
+  const sizes = [
+    ["phone", { width: 390, height: 844 }],
+    ["desktop", { width: 1280, height: 800 }],
+    ["third", { width: 390, height: 844 }],
+    ["fourth", { width: 390, height: 844 }],
+  ];
+  const pages = [];
+  for (const [name, viewport] of sizes) {
+    const p = await (await browser.newContext({ viewport })).newPage();
+    await p.goto(url);
+    await signedIn(p);
+    await p.getByRole("button", { name: "比赛", exact: true }).click();
+    await p.getByRole("button", { name: "网页杯", exact: true }).click();
+    await p.getByRole("button", { name: "报名", exact: true }).click();
+    await p.getByRole("button", { name: "下一桌", exact: true }).waitFor();
+    if (name === "phone") {
+      await p.screenshot({ path: `${out}/phone-tournament-signed-up.png` });
+      await audit(p, "phone 比赛");
+    }
+    pages.push([name, p]);
+  }
+  for (const [, p] of pages) await p.getByRole("button", { name: "下一桌", exact: true }).click();
+  const until = Date.now() + 180_000;
+  let clicks = 0;
+  let shot = false;
+  const done = async () => {
+    let n = 0;
+    for (const [, p] of pages) n += await p.locator("main.result").count();
+    return n === pages.length;
+  };
+  while (!(await done())) {
+    if (Date.now() > until) fail(`比赛: the hand did not end (${clicks} clicks)`);
+    let moved = false;
+    for (const [name, p] of pages) {
+      if (!shot && name === "phone" && (await p.locator(".hand-row button.tile:enabled").count())) {
+        await p.screenshot({ path: `${out}/phone-tournament-table.png` });
+        await audit(p, "phone 比赛 table");
+        shot = true;
+      }
+      if (!(await p.locator("main.result").count()) && (await move(p))) {
+        moved = true;
+        clicks++;
+      }
+    }
+    if (!moved) await pages[0][1].waitForTimeout(30);
+  }
+  for (const [name, p] of pages) {
+    const fairness = await p.locator("main.result .fairness").textContent();
+    if (!fairness.startsWith("本局已核对")) fail(`比赛 ${name}: the result says '${fairness}'`);
+    await p.getByRole("button", { name: "本场结束", exact: true }).click();
+    await p.locator("main.tournament").waitFor();
+  }
+  const [, phone] = pages[0];
+  const booked = Date.now() + 30_000;
+  while (!(await phone.locator("main.tournament .line", { hasText: "已完成 1 轮" }).count())) {
+    if (Date.now() > booked) fail("比赛: the round was not booked");
+    await phone.getByRole("button", { name: "刷新", exact: true }).click();
+    await phone.waitForTimeout(200);
+  }
+  const rows = await phone.locator("ol.standings li").count();
+  if (rows !== 4) fail(`比赛: ${rows} standings rows`);
+  await phone.getByRole("button", { name: "验证牌墙", exact: true }).click();
+  const verified = phone.locator("main.tournament .verified", { hasText: "全部验证通过" });
+  await verified.waitFor({ timeout: 20_000 });
+  await phone.screenshot({ path: `${out}/phone-tournament.png` });
+  await audit(phone, "phone 比赛 standings");
+  console.log(`比赛: four browsers signed up, played the round's hand by ${clicks} clicks; ${await verified.textContent()}`);
+}
 console.log("online: each new browser signed in with its own key, kept across reloads and a network cut");
 await browser.close();
 reportProblems();

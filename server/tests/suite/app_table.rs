@@ -41,8 +41,8 @@ fn open(url: &str, path: &str, token: &str) -> WebSocket<TcpStream> {
 }
 
 /// One player: the app, its face and its table socket.
-struct Player {
-    app: App,
+pub(crate) struct Player {
+    pub(crate) app: App,
     face: Face,
     url: String,
     socket: Option<(u64, WebSocket<TcpStream>)>,
@@ -55,7 +55,7 @@ struct Player {
 
 impl Player {
     /// A new device signed in to `url` (its own key, so its own account).
-    fn signed_in(url: &str, key: u8) -> Player {
+    pub(crate) fn signed_in(url: &str, key: u8) -> Player {
         let mut p = Player {
             app: App::new(Settings::default(), None, u64::from(key), 0),
             face: Face::with_key(url, key),
@@ -71,13 +71,13 @@ impl Player {
         p
     }
 
-    fn tap(&mut self, tap: Tap) {
+    pub(crate) fn tap(&mut self, tap: Tap) {
         self.pending.push(Event::Tap { tap });
         self.pump();
     }
 
     /// Handles every event due (the clock's, the frames that came) and performs the effects.
-    fn pump(&mut self) {
+    pub(crate) fn pump(&mut self) {
         loop {
             self.pending.push(Event::Tick {
                 now_ms: self.started.elapsed().as_millis() as u64,
@@ -158,7 +158,7 @@ impl Player {
 
     /// One move if the table asks for one: win when he can, pass a claim, else discard the
     /// drawn tile (or the last one). False when nothing is asked.
-    fn play(&mut self) -> bool {
+    pub(crate) fn play(&mut self) -> bool {
         let View::Table(t) = self.app.view() else {
             return false;
         };
@@ -186,7 +186,7 @@ impl Player {
         }
     }
 
-    fn at_result(&self) -> bool {
+    pub(crate) fn at_result(&self) -> bool {
         matches!(self.app.view(), View::Result(_))
     }
 

@@ -7,6 +7,7 @@ mod support;
 mod api;
 mod app_online;
 mod app_table;
+mod app_tournament;
 mod collusion;
 mod contract;
 mod e2e;

@@ -29,9 +29,9 @@ use tongcheng_server::play::OnlineConfig;
 use crate::support;
 use support::online::{TestServer, quick};
 
-const ADMIN: &str = "tournament-admin-token";
+pub(crate) const ADMIN: &str = "tournament-admin-token";
 
-fn start() -> TestServer {
+pub(crate) fn start() -> TestServer {
     support::online::start_with(Config {
         admin_token: Some(ADMIN.into()),
         online: OnlineConfig {
@@ -46,7 +46,7 @@ fn start() -> TestServer {
 }
 
 /// Entrant `i`'s address: two entrants to an address when `pairs`.
-fn address(i: usize, pairs: bool) -> IpAddr {
+pub(crate) fn address(i: usize, pairs: bool) -> IpAddr {
     let n = if pairs { i / 2 } else { i };
     IpAddr::V4(Ipv4Addr::new(
         127,
@@ -102,7 +102,12 @@ async fn play_table(url: &str, token: &str, table: &str, ip: IpAddr) -> Result<(
 
 /// One entrant's tournament: signs up and (unless a no-show) plays every round he is in.
 /// His account.
-async fn entrant(url: String, id: String, ip: IpAddr, comes: bool) -> Result<i64, String> {
+pub(crate) async fn entrant(
+    url: String,
+    id: String,
+    ip: IpAddr,
+    comes: bool,
+) -> Result<i64, String> {
     let (api, account) = client(&url, ip).await;
     let path = TournamentId { id: id.clone() };
     api.call::<EnterTournament>(&path, &NoParams {}, &EntryRequest::default())
