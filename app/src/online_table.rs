@@ -514,6 +514,12 @@ impl OnlineTable {
         if let Some(code) = &self.room {
             table.title = format!("{} · {} {code}", table.title, Text::RoomTitle.get(lang));
         }
+        if let Some(r) = stream.round() {
+            table.title = match lang {
+                Lang::ZhCn => format!("比赛第 {} 轮 · {}", r.round, table.title),
+                Lang::En => format!("Round {} · {}", r.round, table.title),
+            };
+        }
         // Seats from the player's own: each named as the server seated it.
         for (k, s) in table.seats.iter_mut().enumerate() {
             let seat = Seat(((v.seat.index() + k) % 4) as u8);

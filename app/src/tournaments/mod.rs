@@ -458,11 +458,8 @@ impl Tournaments {
 
 /// Table points as players write them (halves where tied places shared).
 fn t_points(p: f64) -> String {
-    if p.fract() == 0.0 {
-        format!("{p:.0}")
-    } else {
-        format!("{p:.1}")
-    }
+    let s = format!("{p:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// A tournament in a line: its rule set, format, entrants and state.
