@@ -1,7 +1,8 @@
 // A new player's journey in Debian's Chromium, driven by Playwright, against the face served
 // at URL: home → 单机对战 → 开始 → the page reloads mid-hand and 继续牌局 takes the hand up →
 // play it by tapping tiles and claim buttons (by their accessible names) → 结算 → 大厅 →
-// 我的牌局 (the hand listed, its statistics) → 回放 stepped to the end → 设置. Screenshots of
+// 我的牌局 (the hand listed, its statistics) → 回放 stepped to the end → 设置 → English (home
+// and a new table in the player's other language). Screenshots of
 // each screen go to OUT, at 390×844 and 1280×800, and axe-core checks every screen: a serious
 // or critical accessibility violation fails the run.
 //
@@ -120,6 +121,19 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
     console.log(`${name}: offline (service worker), first table on screen ${Date.now() - offline} ms after the reload began`);
     await page.context().setOffline(false);
   }
+  // English, the player's choice: the same screens from the catalogue's other language.
+  await page.goto(url);
+  await page.getByRole("button", { name: "设置" }).click();
+  await page.getByRole("button", { name: "English" }).click();
+  await page.getByRole("button", { name: "Back" }).click();
+  await page.getByRole("button", { name: "Play vs bots" }).waitFor();
+  await page.screenshot({ path: `${out}/${name}-home-en.png` });
+  await audit(page, `${name} home in English`);
+  await page.getByRole("button", { name: "Play vs bots" }).click();
+  await page.getByRole("button", { name: "Start" }).click();
+  await page.locator(".hand-row").waitFor();
+  await page.screenshot({ path: `${out}/${name}-table-en.png` });
+  await audit(page, `${name} table in English`);
   if (errors.length) throw new Error(`${name}: page errors: ${errors.join("; ")}`);
   console.log(`${name}: a whole hand played by tapping; screenshots in ${out}`);
   await page.close();

@@ -139,6 +139,21 @@ pub struct HandEnd {
     pub seat: Seat,
 }
 
+impl HandEnd {
+    /// The `hand_end` frame for one seat, its record already written as JSON
+    /// ([`HandRecord::to_json`], the same for every seat of a table): the text
+    /// `ServerMsg::HandEnd(..).to_json()` gives, without cloning or writing the record again
+    /// for each seat.
+    pub fn frame(seq: u64, hand: u32, record_json: &str, scores: [i32; 4], seat: Seat) -> String {
+        let [a, b, c, d] = scores;
+        format!(
+            "{{\"type\":\"hand_end\",\"seq\":{seq},\"hand\":{hand},\"record\":{record_json},\
+             \"scores\":[{a},{b},{c},{d}],\"seat\":{}}}",
+            seat.0
+        )
+    }
+}
+
 /// A message from the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]

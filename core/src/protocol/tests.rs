@@ -383,3 +383,21 @@ fn a_rooms_own_rules_verify_against_what_the_table_announced() {
         "{why}"
     );
 }
+
+#[test]
+fn a_hand_end_frame_from_the_records_json_is_the_message_itself() {
+    let (record, _, _) = one_hand(12, Some(Bytes32([5; 32])));
+    let json = record.to_json();
+    for (seq, seat, scores) in [(1, 0, [0, 0, 0, 0]), (77, 3, [-24, 8, 8, 8])] {
+        let msg = ServerMsg::HandEnd(Box::new(HandEnd {
+            seq,
+            hand: 2,
+            record: record.clone(),
+            scores,
+            seat: Seat(seat),
+        }));
+        let frame = HandEnd::frame(seq, 2, &json, scores, Seat(seat));
+        assert_eq!(frame, msg.to_json());
+        assert_eq!(ServerMsg::parse(&frame).unwrap(), msg);
+    }
+}

@@ -18,6 +18,8 @@ use crate::store::{NewRecord, RankedHand};
 pub(super) struct PendingEnd {
     hand: u32,
     record: Arc<HandRecord>,
+    /// The record as JSON, written once for every seat's frame.
+    json: Arc<str>,
     scores: [i32; 4],
     seats: [Seat; 4],
     more: bool,
@@ -81,6 +83,7 @@ impl TableTask {
         let end = PendingEnd {
             hand,
             record: shared,
+            json: Arc::from(json.as_str()),
             scores,
             seats,
             more,
@@ -129,7 +132,7 @@ impl TableTask {
     /// Tells everyone the hand's end and goes on to the next hand or the match's end.
     pub(super) fn announce_end(&mut self, end: PendingEnd) {
         for (p, s) in self.slots.iter_mut().enumerate() {
-            s.push_hand_end(end.hand, &end.record, end.scores, end.seats[p]);
+            s.push_hand_end(end.hand, &end.record, &end.json, end.scores, end.seats[p]);
         }
         if end.more {
             self.phase = Phase::BetweenHands;

@@ -100,58 +100,64 @@ impl Slot {
         self.append(msg, None);
     }
 
-    /// Appends a hand's end; the kept copy shares the table's record instead of its text.
+    /// Appends a hand's end, its text made from the record's JSON, written once for the
+    /// table; the kept copy shares the table's record instead of its text.
     pub(super) fn push_hand_end(
         &mut self,
         hand: u32,
         record: &Arc<HandRecord>,
+        record_json: &str,
         scores: [i32; 4],
         seat: Seat,
     ) {
         if !self.person() {
             return;
         }
-        let msg = ServerMsg::HandEnd(Box::new(HandEnd {
-            seq: self.sent + 1,
-            hand,
-            record: HandRecord::clone(record),
-            scores,
-            seat,
-        }));
+        let text = HandEnd::frame(self.sent + 1, hand, record_json, scores, seat);
         let kept = Kept::HandEnd {
             hand,
             record: record.clone(),
             scores,
             seat,
         };
-        self.append(msg, Some(kept));
+        self.append_text(Frame::HandEnd, text, Some(kept));
     }
 
     fn append(&mut self, msg: ServerMsg, kept: Option<Kept>) {
+        let frame = match &msg {
+            ServerMsg::Decision { .. } => Frame::Decision,
+            ServerMsg::Commit { .. } => Frame::Commit,
+            ServerMsg::HandEnd(_) => Frame::HandEnd,
+            ServerMsg::AutoPlay { .. } => Frame::AutoPlay,
+            _ => Frame::Other,
+        };
+        self.append_text(frame, msg.to_json(), kept);
+    }
+
+    fn append_text(&mut self, frame: Frame, text: String, kept: Option<Kept>) {
         // A table keeps each person's stream for the whole match (reconnects resend it), so
         // what a later frame makes unnecessary is dropped from the copy: a decision once
         // anything but its seat's auto-play notice follows (its view is most of a stream's
         // bytes), and a hand's events once its end, which holds the whole record, is sent.
-        if !matches!(msg, ServerMsg::AutoPlay { .. })
+        if frame != Frame::AutoPlay
             && let Some(seq) = self.open_decision.take()
             && let Ok(i) = self.outbox.binary_search_by_key(&seq, |k| k.0)
         {
             self.outbox.remove(i);
         }
         let seq = self.sent + 1;
-        match &msg {
-            ServerMsg::Decision { .. } => self.open_decision = Some(seq),
-            ServerMsg::Commit { .. } => self.hand_start = seq,
-            ServerMsg::HandEnd(_) => {
+        match frame {
+            Frame::Decision => self.open_decision = Some(seq),
+            Frame::Commit => self.hand_start = seq,
+            Frame::HandEnd => {
                 let start = self.hand_start;
                 self.outbox.retain(|(q, k)| {
                     *q < start
                         || !matches!(k, Kept::Text(t) if t.starts_with("{\"type\":\"event\""))
                 });
             }
-            _ => {}
+            Frame::AutoPlay | Frame::Other => {}
         }
-        let text = msg.to_json();
         self.sent = seq;
         self.outbox.push((
             seq,
@@ -193,6 +199,16 @@ impl Slot {
     pub(super) fn error(&mut self, code: ErrorCode, message: impl Into<String>) {
         self.send(ServerMsg::error(code, message).to_json());
     }
+}
+
+/// What a frame of the stream is, for what a later frame makes unnecessary.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    Decision,
+    Commit,
+    HandEnd,
+    AutoPlay,
+    Other,
 }
 
 /// A frame of a person's stream as the table keeps it for resending.
@@ -415,7 +431,7 @@ mod tests {
         );
         // The hand's end (with the whole record) makes its events unnecessary too.
         let record = Arc::new(record);
-        s.push_hand_end(0, &record, [1, 2, 3, -6], dealer);
+        s.push_hand_end(0, &record, &record.to_json(), [1, 2, 3, -6], dealer);
         assert_eq!(
             kinds(&s),
             ["commit", "-", "-", "auto_play", "-", "-", "hand_end"]
