@@ -103,6 +103,9 @@ enum Phase {
     Over,
 }
 
+/// The longest a tournament round's table waits for its entrants to connect (ms).
+const ROUND_LOBBY_MS: u64 = 20_000;
+
 pub struct TableTask {
     id: String,
     config: OnlineConfig,
@@ -292,6 +295,9 @@ impl TableTask {
         self.people = accounts.len() as u8;
         self.reserved = Some(accounts);
         self.round = Some(round);
+        // Its entrants were told their table at once: a no-show should not hold the round up
+        // for the lobby time of a table the queue waits on.
+        self.wake_ms = Some(clock::now_ms() + self.config.lobby_ms.min(ROUND_LOBBY_MS));
         self
     }
 
