@@ -293,6 +293,11 @@ impl OnlineSession {
         lock(&self.shared).stream.player()
     }
 
+    /// The tournament round this table belongs to, when it is a round's table.
+    pub fn round(&self) -> Option<tongcheng_core::protocol::RoundTable> {
+        lock(&self.shared).stream.round().cloned()
+    }
+
     pub fn table_id(&self) -> Option<String> {
         lock(&self.shared).stream.table_id().map(str::to_string)
     }

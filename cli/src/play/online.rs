@@ -165,13 +165,19 @@ pub fn run(args: Args) -> io::Result<()> {
                     hand + 1,
                     r.deltas[seat.index()]
                 )?;
-                match &fair {
-                    Ok(()) => writeln!(
+                match (&fair, session.round()) {
+                    (Ok(()), None) => writeln!(
                         out,
                         "  fair wall: the reveal matches the commitment, our contribution was used, \
                          and the hand replays to what we saw"
                     )?,
-                    Err(e) => {
+                    (Ok(()), Some(r)) => writeln!(
+                        out,
+                        "  hand checked: it replays to what we saw; its wall is checked against \
+                         round {}'s commitment when the round ends (tongcheng tournament verify {} --server URL)",
+                        r.round, r.tournament
+                    )?,
+                    (Err(e), _) => {
                         unfair += 1;
                         writeln!(out, "  WARNING: this hand's wall does NOT verify: {e}")?;
                     }
