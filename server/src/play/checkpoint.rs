@@ -53,12 +53,8 @@ pub struct FinishedHand {
 impl FinishedHand {
     /// Stores the hand (again: a record or ranked hand already there is left as it is).
     pub fn keep(&self, store: &dyn Store, table: &str) {
-        for (account, device, r) in &self.stored {
-            if let Err(e) =
-                store.store_records(*account, *device, std::slice::from_ref(r), crate::now())
-            {
-                tracing::error!(table, account, error = %e, "cannot store a hand");
-            }
+        if let Err(e) = store.store_hand(&self.stored, crate::now()) {
+            tracing::error!(table, error = %e, "cannot store a hand");
         }
         if let Some(h) = &self.ranked
             && let Err(e) = store.put_ranked_hand(h)

@@ -351,6 +351,10 @@ pub trait Store: Send + Sync + Discipline + Tournaments {
     /// Uses up a link code: its account if it existed and had not expired.
     fn take_link_code(&self, code_hash: &str, now: i64) -> Result<Option<i64>>;
 
+    /// Stores an online hand's record for each of its people — (account, device, record) —
+    /// in one transaction (a record an account already has is left as it is).
+    fn store_hand(&self, people: &[(i64, i64, NewRecord)], now: i64) -> Result<()>;
+
     /// Stores verified records in one transaction; per record, whether it was new (false:
     /// the account already had it).
     fn store_records(

@@ -107,6 +107,44 @@ fn seat(seat: u8) -> Result<u8> {
     }
 }
 
+/// Serializes an account's record writes (uploads, online hands): see `postgres`'s module
+/// doc.
+fn lock_account(c: &mut impl Db, account_id: i64) -> Result<()> {
+    c.query(
+        "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE",
+        args![account_id],
+    )?;
+    Ok(())
+}
+
+/// Inserts one record of an account; whether it was new.
+fn insert_record(
+    c: &mut impl Db,
+    account_id: i64,
+    device_id: i64,
+    r: &NewRecord,
+    now: i64,
+) -> Result<bool> {
+    let n = c.execute(
+        "INSERT INTO records (account_id, record_id, device_id, seat, played_at,
+             rules, offline, record, uploaded_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (account_id, record_id) DO NOTHING",
+        args![
+            account_id,
+            &r.record_id,
+            device_id,
+            r.seat,
+            r.played_at,
+            &r.rules,
+            r.offline,
+            &r.json,
+            now
+        ],
+    )?;
+    Ok(n == 1)
+}
+
 impl<M> Store for SqlStore<M>
 where
     M: ManageConnection<Error = StoreError>,
@@ -297,6 +335,19 @@ where
         Ok(row.filter(|&(_, exp)| exp > now).map(|(a, _)| a))
     }
 
+    fn store_hand(&self, people: &[(i64, i64, NewRecord)], now: i64) -> Result<()> {
+        let mut order: Vec<&(i64, i64, NewRecord)> = people.iter().collect();
+        // Accounts locked in one order: two hands of the same people never wait on each other.
+        order.sort_by_key(|(account, _, _)| *account);
+        self.tx(|c| {
+            for (account, device, r) in order {
+                lock_account(c, *account)?;
+                insert_record(c, *account, *device, r, now)?;
+            }
+            Ok(())
+        })
+    }
+
     fn store_records(
         &self,
         account_id: i64,
@@ -305,33 +356,10 @@ where
         now: i64,
     ) -> Result<Vec<bool>> {
         self.tx(|c| {
-            // Serializes this account's uploads: see `postgres`'s module doc.
-            c.query(
-                "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE",
-                args![account_id],
-            )?;
+            lock_account(c, account_id)?;
             records
                 .iter()
-                .map(|r| {
-                    let n = c.execute(
-                        "INSERT INTO records (account_id, record_id, device_id, seat, played_at,
-                             rules, offline, record, uploaded_at)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                         ON CONFLICT (account_id, record_id) DO NOTHING",
-                        args![
-                            account_id,
-                            &r.record_id,
-                            device_id,
-                            r.seat,
-                            r.played_at,
-                            &r.rules,
-                            r.offline,
-                            &r.json,
-                            now
-                        ],
-                    )?;
-                    Ok(n == 1)
-                })
+                .map(|r| insert_record(c, account_id, device_id, r, now))
                 .collect()
         })
     }

@@ -247,6 +247,29 @@ fn suite(s: &dyn Store) {
     );
     crate::store_discipline::discipline(s, a.account_id, c.account_id, a.id, now);
     several_nodes(s);
+    online_hand(s, now);
+}
+
+/// An online hand's records, one per person, in one transaction: again, nothing changes.
+fn online_hand(s: &dyn Store, now: i64) {
+    let people: Vec<(i64, i64, NewRecord)> = ["kh2", "kh1", "kh3"]
+        .iter()
+        .enumerate()
+        .map(|(seat, key)| {
+            let d = device(s.login_device(key, None, "P", "phone", now).unwrap());
+            let mut r = rec('h', 9);
+            r.seat = seat as u8;
+            r.offline = false;
+            (d.account_id, d.id, r)
+        })
+        .collect();
+    s.store_hand(&people, now).unwrap();
+    s.store_hand(&people, now).unwrap();
+    for (account, _, _) in &people {
+        assert_eq!(s.count_records(*account).unwrap(), 1);
+    }
+    let mine = s.pull(people[1].0, 0, 0, 10).unwrap();
+    assert_eq!((mine.len(), mine[0].seat, mine[0].offline), (1, 1, false));
 }
 
 /// What several nodes share: tables' homes, rooms, the queue.
