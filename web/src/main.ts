@@ -139,7 +139,11 @@ function perform(e: Effect): void {
       openSocket(e.id, e.path, e.token, {
         opened: (entropy) => send({ event: "socket_opened", id: e.id, entropy }),
         frame: (text) => send({ event: "frame", id: e.id, text }),
-        closed: () => send({ event: "socket_closed", id: e.id }),
+        // The model's clock first: its wait before reconnecting counts from the loss.
+        closed: () => {
+          send({ event: "tick", now_ms: now() });
+          send({ event: "socket_closed", id: e.id });
+        },
       });
       break;
     case "send_frame":
