@@ -168,7 +168,7 @@ pub fn join(server: &ServerArgs, id: String, code: Option<String>, ascii: bool) 
             SeatState::Bye => {}
             _ => break,
         }
-        round = seat.round + 1;
+        round = seat.round.saturating_add(1);
     }
     let me = call(server, |api| {
         api.call::<TournamentStandings>(

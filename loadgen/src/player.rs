@@ -146,7 +146,7 @@ pub(crate) async fn entrant(ctx: Arc<Ctx>, i: usize, id: String) {
             SeatState::Out | SeatState::Finished => return,
             other => return c.error(format!("round {round}: {}", other.as_str())),
         }
-        round = seat.round + 1;
+        round = seat.round.saturating_add(1);
     }
 }
 

@@ -225,7 +225,7 @@ impl Tournaments {
             .played
             .iter()
             .find(|(id, _)| *id == t.id)
-            .map_or(0, |(_, r)| r + 1);
+            .map_or(0, |(_, r)| r.saturating_add(1));
         Some((t.id.clone(), t.round.max(after).max(1)))
     }
 
@@ -527,7 +527,7 @@ pub(crate) fn seat_step(
         }
         SeatState::Waiting => SeatStep::Again,
         SeatState::Bye => {
-            *round = seat.round + 1;
+            *round = seat.round.saturating_add(1);
             *commitment = None;
             SeatStep::Again
         }

@@ -52,7 +52,7 @@ fn room_rules(online: &Online, settings: &RoomSettings) -> Result<RuleSet, ApiEr
 
 /// A random 6-digit code (uniform: rejection sampling over the OS's random bytes); the
 /// store refuses one that is taken, and another is drawn.
-fn new_code() -> Option<String> {
+pub(crate) fn new_code() -> Option<String> {
     loop {
         let mut b = [0u8; 4];
         getrandom::getrandom(&mut b).ok()?;

@@ -157,12 +157,6 @@ fn configure(
     Ok(config)
 }
 
-/// A random six-digit code.
-fn new_code() -> String {
-    let b = crate::auth::random_bytes::<4>().unwrap_or_default();
-    format!("{:06}", u32::from_le_bytes(b) % 1_000_000)
-}
-
 impl Registry {
     fn get(&self, id: &str) -> Result<Arc<Tournament>, ApiError> {
         super::lock(&self.map)?.get(id).cloned().ok_or_else(gone)
@@ -213,7 +207,11 @@ pub async fn make(
         serde_json::to_string(&settings).map_err(|e| ApiError::internal(e.to_string()))?;
     let mut code = None;
     for _ in 0..64 {
-        let c = friends.then(new_code);
+        // A 亲友赛's code as a room's is drawn (uniform over six digits).
+        let c = match friends.then(super::rooms::new_code) {
+            Some(None) => break,
+            c => c.flatten(),
+        };
         let row = StoredTournament {
             id: id.clone(),
             name: settings.name.trim().to_string(),
