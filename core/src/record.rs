@@ -369,7 +369,8 @@ impl Verifier {
 
     /// Also accepts a preset played over a match of another length (a server's
     /// `--match-hands`): how many hands the match has is not a rule of the hand. An online
-    /// seat's fairness check uses this; the upload check keeps to the presets as they are.
+    /// seat's fairness check and the local history use this; the server's upload check keeps
+    /// to the presets as they are.
     pub fn any_match_length(mut self) -> Verifier {
         self.any_match_length = true;
         self
@@ -485,10 +486,11 @@ impl Verifier {
     }
 }
 
-/// Re-plays a record against any preset this build offers (local history, replays): see
-/// [`Verifier::verify`].
+/// Re-plays a record against any preset this build offers, over a match of any length (local
+/// history, replays): a hand of a four-hand 好友房 or of a server's `--match-hands` is the
+/// player's hand as much as any other. See [`Verifier::verify`].
 pub fn replay(record: &HandRecord) -> Result<Game, ReplayError> {
-    Verifier::any_preset().verify(record)
+    Verifier::any_preset().any_match_length().verify(record)
 }
 
 /// The setup's own consistency: playable rules, a real dealer, a dealer level the rules have.
