@@ -12,4 +12,4 @@ dependencyResolutionManagement {
     }
 }
 rootProject.name = "Tongcheng"
-include(":presenter", ":app")
+include(":app")

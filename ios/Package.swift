@@ -1,7 +1,8 @@
 // swift-tools-version:5.9
-// TongchengKit: the generated Swift bindings of the Rust core plus the table presenter.
-// `scripts/build-xcframework.sh` builds TongchengCoreFFI.xcframework and copies the generated
-// TongchengCore.swift into Sources/TongchengKit before `swift build` / Xcode.
+// TongchengKit: the generated Swift bindings of the Rust library (the app model's views and
+// AppModel, and the engine's API). `scripts/build-xcframework.sh` builds
+// TongchengCoreFFI.xcframework and copies the generated TongchengCore.swift and
+// TongchengModel.swift into Sources/TongchengKit before `swift build` / Xcode.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +13,6 @@ let package = Package(
     ],
     targets: [
         .binaryTarget(name: "TongchengCoreFFI", path: "TongchengCoreFFI.xcframework"),
-        .target(name: "TongchengKit", dependencies: ["TongchengCoreFFI"]),
+        .target(name: "TongchengKit", dependencies: ["TongchengCoreFFI"], exclude: ["README.md"]),
     ]
 )

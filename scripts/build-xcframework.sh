@@ -10,8 +10,9 @@ out=build/ios
 rm -rf "$out" && mkdir -p "$out/headers" "$out/sim"
 cargo run --release -q -p uniffi-bindgen -- generate \
   --library target/aarch64-apple-ios/release/libtongcheng_ffi.a --language swift --out-dir "$out/swift"
-cp "$out/swift/TongchengCoreFFI.h" "$out/headers/"
-cp "$out/swift/TongchengCoreFFI.modulemap" "$out/headers/module.modulemap"
+# Two crates export (the FFI crate and the app model's views): both headers, one module map.
+cp "$out/swift/TongchengCoreFFI.h" "$out/swift/TongchengModelFFI.h" "$out/headers/"
+cat "$out/swift/TongchengCoreFFI.modulemap" "$out/swift/TongchengModelFFI.modulemap" >"$out/headers/module.modulemap"
 lipo -create target/aarch64-apple-ios-sim/release/libtongcheng_ffi.a \
   target/x86_64-apple-ios/release/libtongcheng_ffi.a -output "$out/sim/libtongcheng_ffi.a"
 rm -rf ios/TongchengCoreFFI.xcframework
@@ -19,5 +20,5 @@ xcodebuild -create-xcframework \
   -library target/aarch64-apple-ios/release/libtongcheng_ffi.a -headers "$out/headers" \
   -library "$out/sim/libtongcheng_ffi.a" -headers "$out/headers" \
   -output ios/TongchengCoreFFI.xcframework
-cp "$out/swift/TongchengCore.swift" ios/Sources/TongchengKit/
-echo "ios/TongchengCoreFFI.xcframework and ios/Sources/TongchengKit/TongchengCore.swift are ready"
+cp "$out/swift/TongchengCore.swift" "$out/swift/TongchengModel.swift" ios/Sources/TongchengKit/
+echo "ios/TongchengCoreFFI.xcframework and the Swift bindings in ios/Sources/TongchengKit/ are ready"

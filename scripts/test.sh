@@ -14,8 +14,10 @@ timed cargo test --workspace
 # CLI) is what that build made, with the tests' features: nothing is built again.
 export TONGCHENG_PREBUILT=1
 
-# The phone boundary: Kotlin on the JVM against the real library (installs its toolchain).
+# The phone boundary: Kotlin on the JVM against the real library (installs its toolchain),
+# and the phone shells checked to draw the model's views and decide nothing.
 timed bash tests/kotlin/run.sh
+timed python3 scripts/thin-shells.py
 
 # The CLI as `cargo test` built it (test profile: optimised, debug assertions on).
 if ! python3 -c "import MahjongGB" 2>/dev/null; then

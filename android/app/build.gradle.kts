@@ -22,6 +22,17 @@ android {
     }
     kotlinOptions { jvmTarget = "17" }
     sourceSets["main"].jniLibs.srcDir(layout.buildDirectory.dir("rustJniLibs"))
+    // The generated UniFFI bindings (the app model's views and AppModel): build output, never
+    // committed.
+    sourceSets["main"].kotlin.srcDir(rootProject.projectDir.resolve("../build/bindings/kotlin"))
+}
+
+// Builds the host library and generates the Kotlin bindings from it (scripts/bindings.sh).
+val generateBindings by tasks.registering(Exec::class) {
+    description = "Generates the Kotlin bindings (scripts/bindings.sh)."
+    workingDir = rootProject.projectDir.resolve("..")
+    commandLine("bash", "scripts/bindings.sh")
+    outputs.dir(rootProject.projectDir.resolve("../build/bindings/kotlin"))
 }
 
 // Cross-compiles the Rust library for every ABI with cargo-ndk into build/rustJniLibs.
@@ -35,12 +46,11 @@ val cargoNdk by tasks.registering(Exec::class) {
         "build", "--release", "-p", "tongcheng-ffi",
     )
 }
-tasks.named("preBuild") { dependsOn(cargoNdk) }
+tasks.named("preBuild") { dependsOn(cargoNdk, generateBindings) }
 
 dependencies {
-    implementation(project(":presenter"))
-    // The one copy of JNA in the APK: the aar (classes + libjnidispatch.so per ABI). The
-    // presenter only compiles against the jar (compileOnly), so no second copy comes with it.
+    // JNA, which the generated bindings call the library through, as the Android archive:
+    // its classes plus libjnidispatch.so for every ABI.
     implementation("net.java.dev.jna:jna:5.14.0@aar")
     implementation(platform("androidx.compose:compose-bom:2024.12.01"))
     implementation("androidx.compose.ui:ui")

@@ -72,6 +72,7 @@ pub enum Text {
     Payments,
     ChooseChow,
     NotYetOnline,
+    HistorySetAside,
     You,
     Dealer,
     East,
@@ -196,6 +197,10 @@ impl Text {
             Wins => ("胡了", "wins"),
             Payments => ("输赢", "Payments"),
             ChooseChow => ("选择吃法", "Choose a chow"),
+            HistorySetAside => (
+                "牌局记录文件无法读取，已另存一份并新建记录",
+                "The hand history could not be read: it was kept aside and a new one begun",
+            ),
             NotYetOnline => (
                 "登录后可以快速匹配和开好友房",
                 "Sign in for a quick match or a friends' room",

@@ -159,6 +159,14 @@ pub enum Tap {
     RefreshTournament,
 }
 
+// Phones see a button's tap as its JSON text: a shell sends it back as it is and never reads
+// it, so a new button needs no new type in Kotlin or Swift.
+#[cfg(feature = "uniffi")]
+uniffi::custom_type!(Tap, String, {
+    lower: |tap| serde_json::to_string(&tap).unwrap_or_default(),
+    try_lift: |text| Ok(serde_json::from_str(&text)?),
+});
+
 /// What the face does for the model.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]
@@ -237,6 +245,7 @@ pub enum Effect {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(rename_all = "snake_case")]
 pub enum Sound {
     Discard,

@@ -37,6 +37,9 @@
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
 //! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form), `tournaments` (比赛: the list, one tournament, its standings and the check of its rounds' walls; its tables are the online table's).
 
+#[cfg(feature = "uniffi")]
+uniffi::setup_scaffolding!();
+
 pub mod catalogue;
 mod events;
 pub mod hands;

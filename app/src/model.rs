@@ -17,7 +17,7 @@ use crate::online::Online;
 use crate::online_table::{OnlineTable, Seek};
 use crate::replay::Replay;
 use crate::rooms::RoomForm;
-use crate::table::Offline;
+use crate::table::{Offline, PACE_MS};
 use crate::tournaments::Tournaments;
 use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
 
@@ -100,6 +100,10 @@ pub struct App {
     room_form: RoomForm,
     /// 比赛's screens.
     tournaments: Tournaments,
+    /// How long each move against bots stays in view.
+    pace_ms: u64,
+    /// The face found its history unreadable, kept it aside and began a new one.
+    history_set_aside: bool,
 }
 
 impl App {
@@ -124,7 +128,21 @@ impl App {
             online_table: None,
             room_form: RoomForm::default(),
             tournaments: Tournaments::default(),
+            pace_ms: PACE_MS,
+            history_set_aside: false,
         }
+    }
+
+    /// The face's history could not be read and was kept aside (a new one begun): the
+    /// home screen says so.
+    pub fn history_set_aside(&mut self) {
+        self.history_set_aside = true;
+    }
+
+    /// How long each move against bots stays in view before the next (from the next
+    /// match on): [`PACE_MS`] by default; a face's tests pass a few milliseconds.
+    pub fn set_pace_ms(&mut self, ms: u64) {
+        self.pace_ms = ms;
     }
 
     /// The face's time zone (minutes east of UTC), for the dates 我的牌局 shows.
@@ -210,7 +228,7 @@ impl App {
                 if let Some(table) = self.kept.take() {
                     // A match left at a result shows it again; its hand is kept already.
                     let finished = table.game().is_finished();
-                    self.game = Some(Offline::new(table));
+                    self.game = Some(Offline::new(table, self.pace_ms));
                     if finished {
                         self.screen = Screen::Result;
                     } else {
@@ -323,8 +341,19 @@ impl App {
                 });
                 self.screen = Screen::Home;
             }
-            (Screen::Settings, Tap::SetLang { lang }) => self.settings.lang = lang,
-            (Screen::Settings, Tap::SetSound { on }) => self.settings.sound = on,
+            // Kept at once: a phone's app may be ended without a Back.
+            (Screen::Settings, Tap::SetLang { lang }) => {
+                self.settings.lang = lang;
+                fx.push(Effect::KeepSettings {
+                    settings: self.settings.clone(),
+                });
+            }
+            (Screen::Settings, Tap::SetSound { on }) => {
+                self.settings.sound = on;
+                fx.push(Effect::KeepSettings {
+                    settings: self.settings.clone(),
+                });
+            }
             (Screen::Table | Screen::Result, Tap::Back) => {
                 // The match is kept: 继续牌局 takes it up again.
                 if let Some(g) = self.game.take() {
@@ -418,7 +447,7 @@ impl App {
             settings: self.settings.clone(),
         });
         self.kept = None;
-        self.game = Some(Offline::new(table));
+        self.game = Some(Offline::new(table, self.pace_ms));
         self.screen = Screen::Table;
         self.play_on(fx);
         if let Some(g) = &self.game {
@@ -479,15 +508,15 @@ impl App {
     pub fn view(&self) -> View {
         let lang = self.settings.lang;
         match (self.screen, &self.game) {
-            (Screen::Table, Some(g)) => View::Table(Box::new(g.view(lang, self.now_ms))),
+            (Screen::Table, Some(g)) => View::Table(g.view(lang, self.now_ms)),
             (Screen::Result, Some(g)) => match g.result_view(lang) {
                 Some(v) => View::Result(v),
-                None => View::Table(Box::new(g.view(lang, self.now_ms))),
+                None => View::Table(g.view(lang, self.now_ms)),
             },
             (Screen::NewMatch, _) => View::NewMatch(self.new_match_view()),
             (Screen::MyHands, _) => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
             (Screen::Replay, _) => match &self.replay {
-                Some(r) => View::Replay(Box::new(r.view(lang))),
+                Some(r) => View::Replay(r.view(lang)),
                 None => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
             },
             (Screen::Settings, _) => View::Settings(self.settings_view()),
@@ -516,7 +545,7 @@ impl App {
             return t.result_view(lang).map(View::Result);
         }
         match t.view(lang) {
-            Some(table) => Some(View::Table(Box::new(table))),
+            Some(table) => Some(View::Table(table)),
             None => t.waiting_view(lang).map(View::Queue),
         }
     }
@@ -555,11 +584,14 @@ impl App {
         HomeView {
             title: Text::AppName.get(lang).into(),
             buttons,
-            notice: self
-                .online
-                .token()
-                .is_none()
-                .then(|| Text::NotYetOnline.get(lang).into()),
+            notice: if self.history_set_aside {
+                Some(Text::HistorySetAside.get(lang).into())
+            } else {
+                self.online
+                    .token()
+                    .is_none()
+                    .then(|| Text::NotYetOnline.get(lang).into())
+            },
             online: self.online.view(lang),
         }
     }

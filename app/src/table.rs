@@ -79,8 +79,10 @@ pub struct Offline {
     choosing: Vec<Action>,
     /// The player has chosen this hand's 飘 (where the rules ask before every hand).
     piao_chosen: bool,
-    /// No bot moves before this time ([`PACE_MS`] after the last move seen).
+    /// No bot moves before this time (`pace_ms` after the last move seen).
     next_move_at: u64,
+    /// How long each move stays in view before the next ([`PACE_MS`] unless the face says).
+    pace_ms: u64,
     /// The time the table was last run at.
     now: u64,
     /// When the table said to step it again (a stand-in's move, a timeout), if it did.
@@ -88,9 +90,10 @@ pub struct Offline {
 }
 
 impl Offline {
-    pub fn new(table: Table) -> Offline {
+    pub fn new(table: Table, pace_ms: u64) -> Offline {
         Offline {
             table,
+            pace_ms,
             hint: None,
             choosing: Vec::new(),
             piao_chosen: false,
@@ -125,7 +128,7 @@ impl Offline {
             .flatten()
     }
 
-    /// Plays the bots, stand-ins and timeouts due at `now`, one move seen per [`PACE_MS`];
+    /// Plays the bots, stand-ins and timeouts due at `now`, one move seen per `pace_ms`;
     /// stops when the person is waited for, the next move is not due yet, or the hand is over.
     pub fn run(&mut self, now: u64) -> Step {
         self.now = self.now.max(now);
@@ -149,7 +152,7 @@ impl Offline {
                     self.hint = None;
                     self.choosing.clear();
                     if visible {
-                        self.next_move_at = now + PACE_MS;
+                        self.next_move_at = now + self.pace_ms;
                     }
                 }
                 // Due now (a stand-in told to move): step on, as the core's own run does.
@@ -222,7 +225,7 @@ impl Offline {
         self.table.act(ME, action, now).ok()?;
         self.hint = None;
         self.choosing.clear();
-        self.next_move_at = now + PACE_MS;
+        self.next_move_at = now + self.pace_ms;
         Some(sound_of(&action))
     }
 

@@ -8,15 +8,17 @@ use crate::model::Tap;
 
 /// The screen to draw.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[allow(clippy::large_enum_variant)] // one is built per draw and moved once: boxing buys nothing
 #[serde(tag = "screen", rename_all = "snake_case")]
 pub enum View {
     Home(HomeView),
     NewMatch(NewMatchView),
-    Table(Box<TableView>),
+    Table(TableView),
     Result(ResultView),
     Settings(SettingsView),
     MyHands(MyHandsView),
-    Replay(Box<ReplayView>),
+    Replay(ReplayView),
     /// 快速匹配 before the table is drawn: in the queue, taking the seat, or why not.
     Queue(QueueView),
     /// 好友房: open a room or join one by its code.
@@ -30,6 +32,7 @@ pub enum View {
 /// A button: what it says, the name screen readers and tests find it by, whether it can be
 /// tapped now, and what tapping it sends.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Button {
     pub label: String,
     pub name: String,
@@ -58,6 +61,7 @@ impl Button {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct HomeView {
     pub title: String,
     /// 单机对战, 快速匹配, 好友房, 我的牌局, 设置 (and 继续牌局 when a match is kept).
@@ -71,6 +75,7 @@ pub struct HomeView {
 /// The home screen's account line: signed in (with the ratings), connecting, offline, or
 /// why not.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct OnlineView {
     pub status: String,
     pub signed_in: bool,
@@ -82,12 +87,14 @@ pub struct OnlineView {
 
 /// One row of choices.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Picker {
     pub label: String,
     pub options: Vec<Button>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct NewMatchView {
     pub title: String,
     pub pickers: Vec<Picker>,
@@ -98,6 +105,7 @@ pub struct NewMatchView {
 /// A tile as drawn: its notation (the face's art is keyed by it), its name in the player's
 /// language, and marks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct TileView {
     pub code: String,
     pub name: String,
@@ -111,6 +119,7 @@ pub struct TileView {
 
 /// A tile of the player's hand: a button, enabled when he may discard it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct HandTile {
     pub tile: TileView,
     pub enabled: bool,
@@ -120,6 +129,7 @@ pub struct HandTile {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SeatView {
     /// 你, or the seat's wind (东家 …).
     pub name: String,
@@ -139,6 +149,7 @@ pub struct SeatView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct TableView {
     /// "第 3 局 · 东风圈" or "Hand 3 · East round".
     pub title: String,
@@ -166,6 +177,7 @@ pub struct TableView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct HintView {
     /// The recommended action, in words.
     pub advice: String,
@@ -174,6 +186,7 @@ pub struct HintView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct FanLine {
     pub name: String,
     pub points: u32,
@@ -181,6 +194,7 @@ pub struct FanLine {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Payment {
     pub seat: String,
     pub delta: i32,
@@ -189,6 +203,7 @@ pub struct Payment {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ResultView {
     /// 结算.
     pub heading: String,
@@ -207,6 +222,7 @@ pub struct ResultView {
 
 /// 好友房's form.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct RoomView {
     pub title: String,
     /// The rule set a new room plays (the one chosen for matches).
@@ -227,6 +243,7 @@ pub struct RoomView {
 
 /// Waiting for an online table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct QueueView {
     pub title: String,
     pub status: String,
@@ -235,6 +252,7 @@ pub struct QueueView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SettingsView {
     pub title: String,
     pub pickers: Vec<Picker>,
@@ -244,6 +262,7 @@ pub struct SettingsView {
 /// 我的牌局: the statistics of a rule set (or all), and the kept hands, newest first, a page
 /// at a time.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct MyHandsView {
     pub title: String,
     /// Which rule set the statistics cover: 全部玩法 and each one played.
@@ -262,6 +281,7 @@ pub struct MyHandsView {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Figure {
     pub label: String,
     pub value: String,
@@ -269,6 +289,7 @@ pub struct Figure {
 
 /// A kept hand in the list.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct HandRow {
     /// The rule set and the outcome for the player: "桐城麻将·点炮 · 自摸".
     pub title: String,
@@ -283,6 +304,7 @@ pub struct HandRow {
 
 /// 回放: the table after a number of moves, as the player saw it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ReplayView {
     pub title: String,
     /// "第 12 / 87 步".
@@ -307,6 +329,7 @@ pub struct ReplayView {
 
 /// 比赛: each tournament a button (named by its name) with its summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct TournamentsView {
     pub title: String,
     pub items: Vec<Button>,
@@ -317,6 +340,7 @@ pub struct TournamentsView {
 
 /// One tournament.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct TournamentView {
     pub title: String,
     /// Its rules, format, entrants and state; the round; the round's commitment.

@@ -102,6 +102,14 @@ impl Identity {
         Ok(hex(&self.key.sign(&m).to_bytes()))
     }
 
+    /// The device key's signature of `message` (hex in, hex out): what a key store does
+    /// for the app model, which builds the message itself.
+    pub fn sign_hex(&self, message_hex: &str) -> Result<String, ClientError> {
+        let m = unhex(message_hex)
+            .ok_or_else(|| ClientError::Protocol("the message to sign is not hex".into()))?;
+        Ok(hex(&self.key.sign(&m).to_bytes()))
+    }
+
     /// The login request answering the challenge `nonce` (hex), made by the device
     /// `device_name`, joining the account of `link_code` when given.
     pub fn login_request(

@@ -104,6 +104,11 @@ fn lock(shared: &Shared) -> MutexGuard<'_, State> {
 
 /// `http://host/…` → `ws://host/v1/play` (and https → wss).
 pub(crate) fn play_url(server: &str) -> Result<String, ClientError> {
+    socket_url(server, "/v1/play")
+}
+
+/// The WebSocket address of `path` on `server` (an `http(s)://` or `ws(s)://` base).
+pub fn socket_url(server: &str, path: &str) -> Result<String, ClientError> {
     let base = server.trim_end_matches('/');
     let rest = if let Some(r) = base.strip_prefix("https://") {
         format!("wss://{r}")
@@ -116,7 +121,7 @@ pub(crate) fn play_url(server: &str) -> Result<String, ClientError> {
             "'{server}' is not an http(s) or ws(s) address"
         )));
     };
-    Ok(format!("{rest}/v1/play"))
+    Ok(format!("{rest}{path}"))
 }
 
 /// The error a refused join comes back as (the server's code, as its HTTP errors carry it).

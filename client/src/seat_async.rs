@@ -25,7 +25,7 @@ use crate::seat_stream::{Millis, OnlineOptions, OnlineUpdate, SeatStream};
 /// The longest a join waits for its welcome.
 const JOIN_LIMIT: Duration = Duration::from_secs(30);
 
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A seat at an online table, driven by its owner's task.
 pub struct AsyncSeat {
@@ -201,9 +201,17 @@ impl AsyncSeat {
 
 /// The WebSocket to `server`'s play address, from `local` when given.
 async fn open(server: &str, token: &str, local: Option<IpAddr>) -> Result<Socket, ClientError> {
-    let url = play_url(server)?;
+    open_url(&play_url(server)?, token, local).await
+}
+
+/// A table's WebSocket at `url` (`ws(s)://…`), authenticated with the session `token`: for
+/// a face that reads the frames itself (the app model's driver on the phones).
+pub async fn connect(url: &str, token: &str) -> Result<Socket, ClientError> {
+    open_url(url, token, None).await
+}
+
+async fn open_url(url: &str, token: &str, local: Option<IpAddr>) -> Result<Socket, ClientError> {
     let mut request = url
-        .as_str()
         .into_client_request()
         .map_err(|e| ClientError::Protocol(format!("bad address: {e}")))?;
     let bearer = HeaderValue::from_str(&format!("Bearer {token}"))

@@ -1,8 +1,12 @@
 //! The phone boundary: the UniFFI surface of the Tongcheng Mahjong core.
 //!
-//! No game logic lives here — every call wraps the core. The shells (Kotlin on Android, Swift
-//! on iOS) draw the [`model::TableModel`] and send back [`model::ActionModel`]s.
+//! No game logic lives here — every call wraps the core or the app model.
 //!
+//! - [`app::AppModel`]: the whole app for the phones' shells — the app crate's model, its
+//!   effects performed here (clock, history, files, requests, the table's socket); the shell
+//!   draws the views it is given and passes on taps.
+//!
+//! The engine, for apps of their own that embed it:
 //! - [`session::GameSession`]: a hand or a match against bots; `table()`, `act()`,
 //!   `advance()`, `hint()`, `result()`, `record_json()`, `next_hand()`. Its decision clock
 //!   is the core table's, driven by the time the shell passes in.
@@ -17,6 +21,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod app;
 pub mod history;
 pub mod matchmaking;
 pub mod model;

@@ -120,22 +120,7 @@ impl OnlineClient {
         vault: Arc<dyn KeyVault>,
         history: Arc<HistoryStore>,
     ) -> Result<Arc<OnlineClient>, TongchengError> {
-        let identity = match vault.load_secret() {
-            Some(bytes) => {
-                let secret: [u8; 32] =
-                    bytes
-                        .try_into()
-                        .map_err(|b: Vec<u8>| TongchengError::InvalidInput {
-                            detail: format!("the kept device key has {} bytes, not 32", b.len()),
-                        })?;
-                Identity::from_secret(secret)
-            }
-            None => {
-                let id = Identity::generate()?;
-                vault.store_secret(id.secret_bytes().to_vec());
-                id
-            }
-        };
+        let identity = crate::app::device_identity(vault.as_ref())?;
         Ok(Arc::new(OnlineClient {
             api: Mutex::new(HttpApi::new(&server)?),
             identity,

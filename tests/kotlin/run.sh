@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Kotlin tests on the JVM against the real Rust library (release cdylib), through the
-# generated bindings and the Android `presenter` module. Installs what it needs on a fresh
-# machine: JNA from Debian's libjna-java, and JetBrains' Kotlin compiler from the PyPI package
+# Kotlin tests on the JVM against the real Rust library, through the generated bindings: the
+# app model's journeys (AppModelTests.kt) and the engine's API. Installs what it needs on a
+# fresh machine: JNA from Debian's libjna-java, and JetBrains' Kotlin compiler from the PyPI package
 # kotlin-jupyter-kernel (its -all jar carries K2JVMCompiler), cached under ~/.cache.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -55,7 +55,6 @@ mkdir -p "$out"
 java -cp "$compiler" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
   -no-stdlib -cp "$stdlib:$jna" -d "$out" -nowarn \
   build/bindings/kotlin \
-  android/presenter/src/main/kotlin \
   tests/kotlin/src
 # A fixed, pre-touched heap: RSS changes then show native memory, which the leak test checks.
 # The login/sync test talks to a real server process (a debug build is enough; `cargo test

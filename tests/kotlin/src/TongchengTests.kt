@@ -1,11 +1,8 @@
-// JVM tests of the phone boundary: the real Rust library through the generated bindings and
-// the Android presenter module, as Android will run them. A tiny harness (no JUnit on this
+// JVM tests of the phone boundary: the real Rust library through the generated bindings, as
+// Android will run them (the app model's journeys in AppModelTests.kt, the engine's API here). A tiny harness (no JUnit on this
 // machine): each test is a function; the run ends with "N passed, M failed".
 
 import com.tongcheng.core.*
-import com.tongcheng.presenter.PhoneClock
-import com.tongcheng.presenter.TablePresenter
-import com.tongcheng.presenter.TableUi
 import java.io.File
 
 val results = mutableListOf<Pair<String, Throwable?>>()
@@ -24,42 +21,39 @@ fun check(cond: Boolean, msg: () -> String) {
     if (!cond) throw AssertionError(msg())
 }
 
-/** The time the sessions are driven by: the presenter's clock, so raw calls and presenters agree. */
-fun now(): ULong = PhoneClock.nowMs()
+/** The time the sessions are driven by: a monotonic clock in milliseconds. */
+val started = System.nanoTime()
+fun now(): ULong = ((System.nanoTime() - started) / 1_000_000).toULong()
 
 fun config(seed: ULong, full: Boolean = false, level: String = "normal") =
     SessionConfig(rules = "guobiao", level = level, seed = seed, fullMatch = full)
 
-/** Plays the human's decisions by reading the table model: win if offered, else discard the
- *  drawn tile (or the last tile), pass on claims. */
-fun playHand(p: TablePresenter): TableUi {
-    var ui = p.start()
+/** Plays the person's decisions from the table model until the hand ends: win if offered,
+ *  else what the clock would do (the drawn tile discarded, claims passed). */
+fun playHand(s: GameSession): TableModel {
+    var t = s.advance(now())
     var guard = 0
-    while (!ui.handFinished) {
+    while (!t.finished) {
         check(guard++ < 500) { "the hand does not end" }
-        val win = ui.buttons.firstOrNull { it.action is ActionModel.Win }
-        ui = when {
-            win != null -> p.press(win.action)
-            ui.drawn != null || ui.hand.any { it.tappable } -> p.tapTile((ui.drawn ?: ui.hand.last()).code)
-            ui.buttons.any { it.action is ActionModel.Pass } -> p.press(ActionModel.Pass)
-            else -> error("no decision to make but the hand is not over: ${ui.status}")
-        }
-        check(ui.error == null) { "unexpected error ${ui.error}" }
+        val pending = t.pending ?: error("no decision to make but the hand is not over: $t")
+        val a = pending.legal.firstOrNull { it is ActionModel.Win } ?: pending.onTimeout
+        s.act(a, now())
+        t = s.advance(now())
     }
-    return ui
+    return t
 }
 
 fun rssKb(): Long = File("/proc/self/status").readLines()
     .first { it.startsWith("VmRSS:") }.split(Regex("\\s+"))[1].toLong()
 
 fun main() {
-    test("plays a whole hand against bots through the presenter") {
-        TablePresenter(GameSession(config(7u))).use { p ->
-            val ui = playHand(p)
-            check(ui.resultLines.isNotEmpty()) { "the result is shown" }
+    test("plays a whole hand against bots through the session") {
+        GameSession(config(7u)).use { s ->
+            playHand(s)
+            check(s.result() != null) { "the result is there" }
         }
         GameSession(config(8u)).use { s ->
-            TablePresenter(s).let { playHand(it) }
+            playHand(s)
             val r = s.result() ?: error("a finished hand has a result")
             check(r.deltas.sum() == 0) { "payments sum to zero: ${r.deltas}" }
             check(r.hands.size == 4) { "every hand revealed" }
@@ -117,7 +111,7 @@ fun main() {
                 override fun onEvent(event: EventModel) { events.add(event) }
                 override fun onTable(table: TableModel) { tables++ }
             })
-            TablePresenter(s).let { playHand(it) }
+            playHand(s)
         }
         check(events.any { it.kind == EventKind.DISCARDED }) { "discards heard: ${events.size}" }
         check(events.any { it.kind == EventKind.WON || it.kind == EventKind.DRAW_GAME }) { "the end heard" }
@@ -130,8 +124,7 @@ fun main() {
 
     test("a whole match: next_hand deals on") {
         GameSession(config(14u, full = true)).use { s ->
-            val p = TablePresenter(s)
-            playHand(p)
+            playHand(s)
             check(s.nextHand()) { "a second hand" }
             check(s.table().handNumber == 2u) { "hand 2" }
         }
@@ -188,9 +181,9 @@ fun main() {
 
     historyTests()
     sessionHistoryTests()
-    phoneScreenTests()
+    appModelTests()
     onlineTableTests()
-    matchmakingTests()
+    appModelOnlineTests()
 
     val failed = results.count { it.second != null }
     println("kotlin: ${results.size - failed} passed, $failed failed")
@@ -206,7 +199,7 @@ fun historyTests() {
             val matchId = store.startMatch("guobiao", 0u, 1_700_000_000)
             for (seed in 20uL..22uL) {
                 GameSession(config(seed)).use { s ->
-                    TablePresenter(s).let { playHand(it) }
+                    playHand(s)
                     ids.add(store.saveHand(s.recordJson()!!, 0u, 1_700_000_000 + seed.toLong(), matchId))
                 }
             }
@@ -251,8 +244,7 @@ fun sessionHistoryTests() {
             var before: TableModel? = null
             GameSession(SessionConfig(rules = "guobiao", level = "normal", seed = 77u, fullMatch = true)).use { s ->
                 s.saveTo(store)
-                val p = TablePresenter(s)
-                repeat(2) { playHand(p); check(p.nextHand()) { "the match goes on" } }
+                repeat(2) { playHand(s); check(s.nextHand()) { "the match goes on" } }
                 val t = s.advance(now())
                 s.act(t.pending!!.onTimeout, now())
                 saved = s.savedJson()
@@ -265,7 +257,7 @@ fun sessionHistoryTests() {
                 val after = s.table()
                 check(after.handNumber == 3u) { "hand ${after.handNumber}" }
                 check(after.hand == before!!.hand && after.seats == before!!.seats) { "the same table" }
-                playHand(TablePresenter(s))
+                playHand(s)
                 check(s.historyMatchId() == matchId) { "the same match row" }
             }
             val stored = store.listHands(0u, 100u)
@@ -299,7 +291,7 @@ fun sessionHistoryTests() {
             val vaultA = Vault()
             HistoryStore.open(File(dir, "a.db").path).use { a ->
                 HistoryStore.open(File(dir, "b.db").path).use { b ->
-                    GameSession(config(41u)).use { s -> s.saveTo(a); playHand(TablePresenter(s)) }
+                    GameSession(config(41u)).use { s -> s.saveTo(a); playHand(s) }
                     check(a.listHands(0u, 10u).size == 1) { "a hand to sync" }
                     OnlineClient(url, vaultA, a).use { phoneA ->
                         val account = phoneA.login("phone A", null)
@@ -345,14 +337,12 @@ fun sessionHistoryTests() {
         HistoryStore.open(path).use { store ->
             GameSession(SessionConfig(rules = "guobiao", level = "easy", seed = 31u, fullMatch = true, player = 2u)).use { s ->
                 s.saveTo(store)
-                val p = TablePresenter(s)
                 var hands = 0
                 while (true) {
-                    val ui = playHand(p)
-                    check(ui.error == null) { "no error: ${ui.error}" }
+                    playHand(s)
                     hands++
                     check(s.table().yourSeat.toInt() == 2) { "the person sits in seat 2" }
-                    if (!p.nextHand()) break
+                    if (!s.nextHand()) break
                 }
                 check(hands == 16) { "16 hands, played $hands" }
                 check(s.table().matchFinished) { "the match is over" }
