@@ -72,6 +72,8 @@ pub enum Tap {
     PlayBots,
     ContinueMatch,
     QuickMatch,
+    /// 排位赛: the ranked queue of the chosen rule set.
+    RankedMatch,
     FriendsRoom,
     MyHands,
     Settings,

@@ -238,9 +238,12 @@ impl App {
                 }
             }
             (Screen::Home, Tap::Settings) => self.screen = Screen::Settings,
-            (Screen::Home, Tap::QuickMatch) => {
-                let preset = self.settings.preset.clone();
-                self.seek(Seek::Queue { preset }, fx);
+            (Screen::Home, queue @ (Tap::QuickMatch | Tap::RankedMatch)) => {
+                let seek = Seek::Queue {
+                    preset: self.settings.preset.clone(),
+                    ranked: queue == Tap::RankedMatch,
+                };
+                self.seek(seek, fx);
             }
             (Screen::Home, Tap::FriendsRoom) if self.online.token().is_some() => {
                 self.screen = Screen::Room;
@@ -410,7 +413,11 @@ impl App {
                 self.tournaments.refresh(token, fx);
                 Screen::Tournament
             }
-            _ => Screen::Home,
+            _ => {
+                // A ranked match may have moved the home screen's ratings.
+                self.online.refresh_ratings(fx);
+                Screen::Home
+            }
         };
     }
 
@@ -567,6 +574,11 @@ impl App {
                 Text::QuickMatch.get(lang),
                 self.online.token().is_some(),
                 Tap::QuickMatch,
+            ),
+            Button::new(
+                Text::RankedMatch.get(lang),
+                self.online.token().is_some(),
+                Tap::RankedMatch,
             ),
             Button::new(
                 Text::FriendsRoom.get(lang),

@@ -180,6 +180,14 @@ impl Online {
         fx.push(self.request::<endpoints::Challenge>(&NoParams {}, None, Awaiting::Challenge));
     }
 
+    /// The ratings again, after a match that may have moved them (when signed in and no
+    /// other answer is awaited).
+    pub(crate) fn refresh_ratings(&mut self, fx: &mut Vec<Effect>) {
+        if matches!(self.state, State::In { .. }) && self.awaiting.is_none() && self.network_up {
+            self.ratings(fx);
+        }
+    }
+
     fn ratings(&mut self, fx: &mut Vec<Effect>) {
         fx.push(self.request::<endpoints::Ratings>(&NoParams {}, None, Awaiting::Ratings));
     }

@@ -33,8 +33,9 @@ const RECONNECT_MS: [u64; 5] = [500, 1_000, 2_000, 4_000, 8_000];
 /// How the seat is found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Seek {
-    /// 快速匹配: the casual queue of a rule set.
-    Queue { preset: String },
+    /// 快速匹配 (the casual queue of a rule set) or 排位赛 (the ranked one: the match moves
+    /// the rating).
+    Queue { preset: String, ranked: bool },
     /// 开房: a new room of a rule set for `people` (bots in the other seats).
     OpenRoom { preset: String, people: u8 },
     /// 加入房间: a friend's room by its code.
@@ -123,10 +124,10 @@ impl OnlineTable {
         let asked = t.id();
         let bearer = Some(token);
         fx.push(match seek {
-            Seek::Queue { preset } => {
+            Seek::Queue { preset, ranked } => {
                 let body = QueueRequest {
                     rules: Some(preset),
-                    ranked: false,
+                    ranked,
                 };
                 request::<endpoints::Queue>(asked, &NoParams {}, "", bearer, json(&body))
             }
@@ -401,9 +402,13 @@ impl OnlineTable {
                 self.hint = stream.hint();
                 return None;
             }
-            // 托管 online is the server's: it comes on when time runs out, and a move of the
-            // player's own takes it back.
-            Picked::AutoPlay => return None,
+            // 托管 online is the server's: asked for here (or on when time runs out), shown
+            // when the server says it took; a move of the player's own takes it back too.
+            Picked::AutoPlay => {
+                let on = !stream.auto_play();
+                fx.push(send(id, &stream.set_auto_play(on)));
+                return None;
+            }
         };
         let msg = stream.act(action).ok()?;
         fx.push(send(id, &msg));
@@ -475,7 +480,8 @@ impl OnlineTable {
             }
         };
         let title = match self.seek {
-            Seek::Queue { .. } => Text::QuickMatch,
+            Seek::Queue { ranked: false, .. } => Text::QuickMatch,
+            Seek::Queue { ranked: true, .. } => Text::RankedMatch,
             Seek::OpenRoom { .. } | Seek::JoinRoom { .. } => Text::FriendsRoom,
             Seek::Tournament { .. } => Text::Tournaments,
         };
@@ -502,7 +508,7 @@ impl OnlineTable {
                 .filter(|_| view.decision.is_some())
                 .map(|at| (at.saturating_sub(self.now)).div_ceil(1000) as u32),
             auto_play: stream.auto_play(),
-            auto_play_open: false,
+            auto_play_open: self.open,
             hand_number: stream.hand() + 1,
             scores: std::array::from_fn(|s| {
                 self.player_at(stream, Seat(s as u8))

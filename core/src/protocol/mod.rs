@@ -69,6 +69,12 @@ pub enum ClientMsg {
     },
     /// Ready for the next hand.
     Ready,
+    /// 托管 on or off: on, the server's stand-in plays this seat's decisions at once (the
+    /// person answering a decision turns it off too). The server confirms with
+    /// [`ServerMsg::AutoPlay`].
+    AutoPlay {
+        on: bool,
+    },
     /// Leaving the table: the seat plays on by itself until the match ends.
     Leave,
     Ping {

@@ -265,6 +265,11 @@ impl SeatStream {
         Ok(msg)
     }
 
+    /// 托管 on or off, asked of the server (its [`ServerMsg::AutoPlay`] says when it took).
+    pub fn set_auto_play(&mut self, on: bool) -> ClientMsg {
+        ClientMsg::AutoPlay { on }
+    }
+
     /// Takes one frame received at `now`.
     pub fn receive(&mut self, text: &str, now: Millis) -> Step {
         let mut step = Step::default();

@@ -82,6 +82,8 @@ fn client_messages_round_trip() {
             action: Action::Pass,
         },
         ClientMsg::Ready,
+        ClientMsg::AutoPlay { on: true },
+        ClientMsg::AutoPlay { on: false },
         ClientMsg::Leave,
         ClientMsg::Ping { nonce: 5 },
     ];
@@ -89,6 +91,14 @@ fn client_messages_round_trip() {
         let j = m.to_json();
         assert_eq!(ClientMsg::parse(&j).unwrap(), m, "{j}");
     }
+    assert_eq!(
+        ClientMsg::parse(r#"{"type":"auto_play","on":true}"#).unwrap(),
+        ClientMsg::AutoPlay { on: true }
+    );
+    assert!(
+        ClientMsg::parse(r#"{"type":"auto_play"}"#).is_err(),
+        "on is required"
+    );
     assert_eq!(
         ClientMsg::parse(r#"{"type":"act","decision":4,"action":{"type":"discard","tile":"1z"}}"#)
             .unwrap(),

@@ -320,3 +320,87 @@ fn two_friends_meet_in_a_room_opened_by_one_and_joined_by_its_code() {
     }
     assert!(owner.taps > 0 && friend.taps > 0, "both played");
 }
+
+#[test]
+fn a_ranked_match_is_played_through_the_model_and_the_ratings_are_asked_again_after_it() {
+    let mut config = Config::default();
+    config.online.queue.bot_fill_ms = 0;
+    config.online.match_hands = Some(1);
+    let srv = start_with(config);
+    let mut p = Player::signed_in(&srv.url, 11);
+    let View::Home(home) = p.app.view() else {
+        panic!("home first")
+    };
+    assert_eq!(home.online.ratings, ["还没有排位成绩"]);
+    let ranked = home.buttons.iter().find(|b| b.name == "排位赛").unwrap();
+    assert!(ranked.enabled, "排位赛 is open once signed in");
+    p.tap(ranked.tap.clone());
+    if let View::Queue(q) = p.app.view() {
+        assert_eq!(q.title, "排位赛");
+    }
+    let until = Instant::now() + Duration::from_secs(60);
+    while !p.at_result() {
+        assert!(Instant::now() < until, "no result: {:?}", p.app.view());
+        p.pump();
+        if !p.play() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let View::Result(r) = p.app.view() else {
+        unreachable!()
+    };
+    assert!(r.home.is_none(), "a one-hand match is over: {:?}", r.next);
+    p.tap(r.next.tap);
+    assert!(matches!(p.app.view(), View::Home(_)));
+    // Home, and the ratings asked again (a match against bots alone moves none: there is
+    // nobody to be ranked against, so the line stays as it was).
+    let asked = |p: &Player| {
+        p.face
+            .requests
+            .iter()
+            .filter(|r| *r == "GET /v1/ratings")
+            .count()
+    };
+    assert_eq!(asked(&p), 2, "{:?}", p.face.requests);
+    assert!(p.face.requests.contains(&"POST /v1/queue".to_string()));
+}
+
+#[test]
+fn online_auto_play_asked_from_the_table_plays_the_hand_out_by_the_servers_stand_in() {
+    let srv = server();
+    let mut p = Player::signed_in(&srv.url, 12);
+    p.tap(Tap::QuickMatch);
+    let until = Instant::now() + Duration::from_secs(60);
+    // The table first, open for 托管.
+    loop {
+        p.pump();
+        if let View::Table(t) = p.app.view()
+            && t.auto_play.enabled
+        {
+            assert!(!t.auto_play.selected);
+            break;
+        }
+        assert!(Instant::now() < until, "no table: {:?}", p.app.view());
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    p.tap(Tap::AutoPlay);
+    // No tap of his after that: the server's stand-in plays every decision at once (his own
+    // clock would take minutes: each decision waits its whole time before it times out).
+    let asked = Instant::now();
+    let until = asked + Duration::from_secs(20);
+    while !p.at_result() {
+        assert!(Instant::now() < until, "托管 did not play the hand out");
+        p.pump();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(p.taps, 0, "nothing played by him");
+    let View::Result(r) = p.app.view() else {
+        unreachable!()
+    };
+    assert_eq!(
+        r.fairness.as_deref(),
+        Some("牌墙已验证：这一局的牌不是服务器挑的")
+    );
+    // On 托管 nobody waits for his 下一局: the match plays on, every hand kept.
+    assert!(p.hands_kept >= 1);
+}

@@ -62,11 +62,26 @@ impl TableTask {
                 }
             }
             ClientMsg::Ready => self.slots[p].ready = true,
+            ClientMsg::AutoPlay { on } => self.auto_play(p, on),
             ClientMsg::Leave => {
                 let s = &mut self.slots[p];
                 s.conn = None;
             }
             ClientMsg::Act { decision, action } => self.act(p, decision, action),
+        }
+    }
+
+    /// The person's 托管 switch. A barred seat stays on 托管 whatever he asks.
+    fn auto_play(&mut self, p: usize, on: bool) {
+        if let Some((code, why)) = &self.slots[p].barred {
+            let (code, why) = (*code, why.clone());
+            return self.slots[p].error(code, why);
+        }
+        let Some(table) = self.table.as_mut() else {
+            return self.slots[p].error(ErrorCode::StaleDecision, "no hand is being played");
+        };
+        if table.set_auto_play(p, on) {
+            self.slots[p].push(|seq| ServerMsg::AutoPlay { seq, on });
         }
     }
 
