@@ -11,6 +11,7 @@ use tongcheng_core::tile::Tile;
 use crate::catalogue::Lang;
 use crate::hands::{HandStats, HandSummary};
 use crate::model::Settings;
+use crate::sync::{RefusedHand, SyncDone};
 use crate::table::ClaimKind;
 
 /// What the player did, or the time passing.
@@ -61,6 +62,17 @@ pub enum Event {
     SocketOpened { id: u64, entropy: String },
     /// A text frame on socket `id`.
     Frame { id: u64, text: String },
+    /// The answer to [`Effect::LoadSyncStatus`]: hands waiting to go up, and those the
+    /// server refused with its reasons.
+    SyncStatus {
+        pending: u64,
+        refused: Vec<RefusedHand>,
+    },
+    /// The answer to [`Effect::Sync`]: what it did, or why it failed.
+    Synced {
+        done: Option<SyncDone>,
+        error: Option<String>,
+    },
     /// Socket `id` closed, or could not open.
     SocketClosed { id: u64 },
 }
@@ -159,6 +171,8 @@ pub enum Tap {
     /// 验证牌墙: check every finished round's walls.
     VerifyTournament,
     RefreshTournament,
+    /// 立即同步 on 我的牌局.
+    SyncNow,
 }
 
 // Phones see a button's tap as its JSON text: a shell sends it back as it is and never reads
@@ -233,6 +247,14 @@ pub enum Effect {
         id: u64,
         server: String,
         path: String,
+        token: String,
+    },
+    /// How the history's outbox stands: answer with [`Event::SyncStatus`] (only faces that
+    /// enabled sync are asked).
+    LoadSyncStatus,
+    /// Upload the outbox and pull the player's other hands, with the session `token`:
+    /// answer with [`Event::Synced`].
+    Sync {
         token: String,
     },
     /// Send a text frame on socket `id`.

@@ -35,7 +35,7 @@
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens; the
 //! events and effects in `events`), `table` (the match against bots and its views), [`hands`] (what the
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
-//! `my_hands` and `replay` (those screens), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form), `tournaments` (比赛: the list, one tournament, its standings and the check of its rounds' walls; its tables are the online table's).
+//! `my_hands` and `replay` (those screens), `sync` (同步 on 我的牌局, where the face keeps an outbox), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form), `tournaments` (比赛: the list, one tournament, its standings and the check of its rounds' walls; its tables are the online table's).
 
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();
@@ -49,6 +49,7 @@ mod online;
 mod online_table;
 mod replay;
 mod rooms;
+mod sync;
 mod table;
 mod tournaments;
 pub mod view;
@@ -56,6 +57,7 @@ pub mod view;
 pub use catalogue::{Lang, Text};
 pub use hands::{HandStats, HandSummary, KeptHand, Shelf};
 pub use model::{App, Effect, Event, Settings, Sound, Tap};
+pub use sync::{RefusedHand, SyncDone};
 pub use table::ClaimKind;
 /// The engine's lookup tables, built ahead: a face calls it once its first screen is drawn.
 pub use tongcheng_core::prepare;

@@ -17,9 +17,10 @@ use crate::online::Online;
 use crate::online_table::{OnlineTable, Seek};
 use crate::replay::Replay;
 use crate::rooms::RoomForm;
+use crate::sync::Sync;
 use crate::table::{Offline, PACE_MS};
 use crate::tournaments::Tournaments;
-use crate::view::{Button, HomeView, NewMatchView, Picker, SettingsView, View};
+use crate::view::{Button, HomeView, MyHandsView, NewMatchView, Picker, SettingsView, View};
 
 pub use crate::events::{Effect, Event, Sound, Tap};
 
@@ -100,6 +101,8 @@ pub struct App {
     room_form: RoomForm,
     /// 比赛's screens.
     tournaments: Tournaments,
+    /// 同步 on 我的牌局, where the face keeps an outbox.
+    sync: Sync,
     /// How long each move against bots stays in view.
     pace_ms: u64,
     /// The face found its history unreadable, kept it aside and began a new one.
@@ -129,8 +132,15 @@ impl App {
             room_form: RoomForm::default(),
             tournaments: Tournaments::default(),
             pace_ms: PACE_MS,
+            sync: Sync::default(),
             history_set_aside: false,
         }
+    }
+
+    /// The face's history keeps an outbox and the face can sync it (the phones): 我的牌局
+    /// shows 同步.
+    pub fn enable_sync(&mut self) {
+        self.sync.enable();
     }
 
     /// The face's history could not be read and was kept aside (a new one begun): the
@@ -180,6 +190,12 @@ impl App {
                 rules_played,
             } => self.my_hands.stats_loaded(rules, stats, rules_played),
             Event::RecordLoaded { id, seat, record } => self.record_loaded(id, seat, record),
+            Event::SyncStatus { pending, refused } => self.sync.status(pending, refused),
+            Event::Synced { done, error } => {
+                if self.sync.synced(done, error, &mut fx) && self.screen == Screen::MyHands {
+                    self.my_hands.reload(&mut fx);
+                }
+            }
             Event::Network { up } => self.online.network(up, &mut fx),
             Event::KeyLoaded { public_key } => self.online.key_loaded(public_key, &mut fx),
             Event::Signed { signature } => self.online.signed(signature, &mut fx),
@@ -318,9 +334,11 @@ impl App {
             (Screen::Home, Tap::Reconnect) => self.online.retry(fx),
             (Screen::Home, Tap::MyHands) => {
                 self.my_hands = MyHands::open(fx);
+                self.sync.opened(self.online.token(), fx);
                 self.screen = Screen::MyHands;
             }
             (Screen::MyHands, Tap::Back) => self.screen = Screen::Home,
+            (Screen::MyHands, Tap::SyncNow) => self.sync.sync_now(self.online.token(), fx),
             (Screen::MyHands, tap) => self.my_hands.tap(tap, fx),
             (Screen::Replay, Tap::ReplayTo { step }) => {
                 if let Some(r) = self.replay.as_mut() {
@@ -521,10 +539,10 @@ impl App {
                 None => View::Table(g.view(lang, self.now_ms)),
             },
             (Screen::NewMatch, _) => View::NewMatch(self.new_match_view()),
-            (Screen::MyHands, _) => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
+            (Screen::MyHands, _) => View::MyHands(self.my_hands_view()),
             (Screen::Replay, _) => match &self.replay {
                 Some(r) => View::Replay(r.view(lang)),
-                None => View::MyHands(self.my_hands.view(lang, self.utc_offset_min)),
+                None => View::MyHands(self.my_hands_view()),
             },
             (Screen::Settings, _) => View::Settings(self.settings_view()),
             (Screen::Room, _) => View::Room(self.room_form.view(
@@ -606,6 +624,12 @@ impl App {
             },
             online: self.online.view(lang),
         }
+    }
+
+    fn my_hands_view(&self) -> MyHandsView {
+        let lang = self.settings.lang;
+        let sync = self.sync.view(self.online.token().is_some(), lang);
+        self.my_hands.view(lang, self.utc_offset_min, sync)
     }
 
     fn new_match_view(&self) -> NewMatchView {

@@ -6,7 +6,7 @@ use tongcheng_core::describe::CivilTime;
 use crate::catalogue::{Lang, Text, preset_name};
 use crate::hands::{HandStats, HandSummary};
 use crate::model::{Effect, Tap};
-use crate::view::{Button, Figure, HandRow, MyHandsView, Picker};
+use crate::view::{Button, Figure, HandRow, MyHandsView, Picker, SyncView};
 
 /// Hands on a page.
 pub const PAGE: u32 = 20;
@@ -41,6 +41,17 @@ impl MyHands {
     }
 
     /// A page arrived; one for another page than the one asked for last is dropped.
+    /// The page and statistics read again (a sync brought hands down).
+    pub fn reload(&mut self, fx: &mut Vec<Effect>) {
+        fx.push(Effect::LoadHands {
+            offset: self.offset,
+            limit: PAGE,
+        });
+        fx.push(Effect::LoadStats {
+            rules: self.stats_rules.clone(),
+        });
+    }
+
     pub fn hands_loaded(&mut self, offset: u32, total: u32, hands: Vec<HandSummary>) {
         if offset == self.offset {
             self.total = total;
@@ -79,7 +90,7 @@ impl MyHands {
         }
     }
 
-    pub fn view(&self, lang: Lang, utc_offset_min: i32) -> MyHandsView {
+    pub fn view(&self, lang: Lang, utc_offset_min: i32, sync: Option<SyncView>) -> MyHandsView {
         let mut options = vec![None];
         options.extend(self.rules_played.iter().cloned().map(Some));
         let stats_rules = Picker {
@@ -142,6 +153,7 @@ impl MyHands {
                     self.total
                 )
             },
+            sync,
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
         }
     }

@@ -277,7 +277,21 @@ pub struct MyHandsView {
     pub next: Button,
     /// "1–20 / 57".
     pub page_label: String,
+    /// 同步, where the face keeps an outbox (the phones).
+    pub sync: Option<SyncView>,
     pub back: Button,
+}
+
+/// 同步: what the last sync did (or that one runs, or why it failed), what waits, and each
+/// hand the server refused with its reason.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct SyncView {
+    pub title: String,
+    pub status: String,
+    pub refused: Vec<String>,
+    /// 立即同步.
+    pub sync_now: Button,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -369,8 +369,7 @@ impl Verifier {
 
     /// Also accepts a preset played over a match of another length (a server's
     /// `--match-hands`): how many hands the match has is not a rule of the hand. An online
-    /// seat's fairness check and the local history use this; the server's upload check keeps
-    /// to the presets as they are.
+    /// seat's fairness check, the local history and the server's upload check use this.
     pub fn any_match_length(mut self) -> Verifier {
         self.any_match_length = true;
         self

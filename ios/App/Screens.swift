@@ -46,6 +46,10 @@ struct ScreenView: SwiftUI.View {
                 PickerRow(p: h.statsRules, tap: tap)
                 ForEach(h.stats, id: \.label) { f in Text("\(f.label) \(f.value)") }
                 if let n = h.notice { Text(n) }
+                if let s = h.sync {
+                    HStack { Text(s.title).font(.headline); Text(s.status).font(.footnote); ModelButton(b: s.syncNow, tap: tap) }
+                    ForEach(s.refused, id: \.self) { Text($0).font(.caption).foregroundColor(.red) }
+                }
                 ForEach(h.hands, id: \.open.name) { row in
                     VStack(alignment: .leading) {
                         ModelButton(b: row.open, tap: tap)

@@ -12,10 +12,12 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
-use tongcheng_app::{App, Effect, Event, View};
+use tongcheng_app::{App, Effect, Event, SyncDone, View};
 use tongcheng_client::online::socket_url;
 use tongcheng_client::seat_async::connect;
+use tongcheng_client::{HttpApi, SyncOptions};
 use tongcheng_client::{Identity, LockExt};
+use tongcheng_core::history::HistoryStore;
 
 use super::store::Files;
 use super::{AppConfig, AppShell};
@@ -69,6 +71,9 @@ impl Driver {
         app.set_utc_offset(config.utc_offset_min);
         if files.set_aside.is_some() {
             app.history_set_aside();
+        }
+        if config.server.is_some() {
+            app.enable_sync();
         }
         if let Some(ms) = config.pace_ms {
             app.set_pace_ms(u64::from(ms));
@@ -225,6 +230,10 @@ impl Driver {
                 self.request(id, &method, &path, token, body);
                 None
             }
+            Effect::Sync { token } => {
+                self.sync(token);
+                None
+            }
             Effect::OpenSocket {
                 id,
                 server,
@@ -251,7 +260,8 @@ impl Driver {
             | Effect::KeepSettings { .. }
             | Effect::LoadHands { .. }
             | Effect::LoadStats { .. }
-            | Effect::LoadRecord { .. } => None,
+            | Effect::LoadRecord { .. }
+            | Effect::LoadSyncStatus => None,
         }
     }
 
@@ -292,6 +302,39 @@ impl Driver {
                 Err(_) => no_answer,
             };
             let _ = inputs.send(Input::Event(answer));
+        });
+    }
+
+    /// Uploads the outbox and pulls, off the model's thread, over a second connection to the
+    /// history (SQLite keeps the two apart), with the client crate's sync engine.
+    fn sync(&self, token: String) {
+        let inputs = self.inputs.clone();
+        let server = self.server.clone().unwrap_or_default();
+        let path = self.files.dir.join(super::store::HISTORY);
+        tokio::task::spawn_blocking(move || {
+            let run = || -> Result<SyncDone, String> {
+                let mut store = HistoryStore::open(&path).map_err(|e| e.to_string())?;
+                let mut api = HttpApi::new(&server).map_err(|e| e.to_string())?;
+                api.set_token(Some(token));
+                let r = tongcheng_client::sync(&mut store, &api, &SyncOptions::default())
+                    .map_err(|e| e.to_string())?;
+                Ok(SyncDone {
+                    uploaded: r.uploaded,
+                    already: r.already,
+                    pulled: r.pulled,
+                })
+            };
+            let event = match run() {
+                Ok(done) => Event::Synced {
+                    done: Some(done),
+                    error: None,
+                },
+                Err(e) => Event::Synced {
+                    done: None,
+                    error: Some(e),
+                },
+            };
+            let _ = inputs.send(Input::Event(event));
         });
     }
 

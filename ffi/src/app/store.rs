@@ -5,19 +5,19 @@
 use std::path::{Path, PathBuf};
 
 use tongcheng_app::hands::{FanName, HandStats, HandSummary};
-use tongcheng_app::{Effect, Event, Settings};
+use tongcheng_app::{Effect, Event, RefusedHand, Settings};
 use tongcheng_core::history::{HandEntry, HandId, HistoryStore};
 use tongcheng_core::record::HandRecord;
 use tongcheng_core::seat::Seat;
 
 use crate::TongchengError;
 
-const HISTORY: &str = "history.sqlite3";
+pub(super) const HISTORY: &str = "history.sqlite3";
 const MATCH: &str = "match.json";
 const SETTINGS: &str = "settings.json";
 
 pub(super) struct Files {
-    dir: PathBuf,
+    pub(super) dir: PathBuf,
     history: HistoryStore,
     /// The history file found could not be used: it was renamed aside and a new one begun.
     pub(super) set_aside: Option<PathBuf>,
@@ -113,6 +113,20 @@ impl Files {
                     rules_played: h.rules_played().unwrap_or_default(),
                 })
             }
+            Effect::LoadSyncStatus => Some(Event::SyncStatus {
+                pending: h.count_pending_uploads().unwrap_or(0),
+                refused: h
+                    .rejected_uploads(0, 50)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|r| RefusedHand {
+                        record_id: r
+                            .record_id
+                            .map_or_else(|| format!("#{}", r.hand.0), |id| id.to_string()),
+                        reason: r.reason,
+                    })
+                    .collect(),
+            }),
             Effect::LoadRecord { id } => {
                 let id64 = i64::try_from(*id).unwrap_or(-1);
                 let entry = h.get_hand(HandId(id64)).ok();

@@ -57,7 +57,7 @@ fun buttons(v: View): List<Button> = when (v) {
     is View.Table -> v.v1.claimBar + v.v1.chowChoices + v.v1.piaoChoices + v.v1.autoPlay + v.v1.hintButton + v.v1.back
     is View.Result -> listOf(v.v1.next) + listOfNotNull(v.v1.home)
     is View.Settings -> v.v1.pickers.flatMap { it.options } + v.v1.back
-    is View.MyHands -> v.v1.statsRules.options + v.v1.hands.map { it.open } + v.v1.previous + v.v1.next + v.v1.back
+    is View.MyHands -> v.v1.statsRules.options + v.v1.hands.map { it.open } + listOfNotNull(v.v1.sync?.syncNow) + v.v1.previous + v.v1.next + v.v1.back
     is View.Replay -> v.v1.controls + v.v1.back
     is View.Queue -> listOf(v.v1.cancel)
     is View.Room -> v.v1.people.options + v.v1.open + v.v1.keypad + v.v1.join + v.v1.back
@@ -233,6 +233,14 @@ fun appModelOnlineTests() = withServer("--bot-fill-ms", "0", "--claim-pause-ms",
             m.tap((result.home ?: result.next).tap)
             m.press(screen.await("home") { it is View.Home }, "我的牌局")
             screen.await("the online hand kept") { it is View.MyHands && it.v1.hands.size == 1 }
+            // 同步 runs by itself on the first visit: the hand goes up (the server knew it).
+            val synced = screen.await("synced") {
+                it is View.MyHands && it.v1.sync?.status?.startsWith("已同步：上传 1 局") == true
+            } as View.MyHands
+            val sync = synced.v1.sync!!
+            check(sync.status.endsWith("全部已上传") && sync.refused.isEmpty()) { "$sync" }
+            m.press(synced, "立即同步")
+            screen.await("synced again") { it is View.MyHands && it.v1.sync?.syncNow?.enabled == true }
         }
         // The same key logs in to the same account the next time.
         val again = Screen()

@@ -204,6 +204,14 @@ fun MyHandsScreen(h: MyHandsView, tap: OnTap) {
         PickerRow(h.statsRules, tap)
         FlowRow(horizontalArrangement = Arrangement.spacedBy(12.dp)) { h.stats.forEach { Text("${it.label} ${it.value}") } }
         h.notice?.let { Text(it) }
+        h.sync?.let { s ->
+            Row(verticalAlignment = Alignment.CenterVertically, horizontalArrangement = Arrangement.spacedBy(8.dp)) {
+                Text(s.title, fontSize = 16.sp)
+                Text(s.status, fontSize = 13.sp, modifier = Modifier.weight(1f))
+                Btn(s.syncNow, tap)
+            }
+            s.refused.forEach { Text(it, fontSize = 12.sp, color = Wild) }
+        }
         LazyColumn(Modifier.weight(1f)) {
             items(h.hands) { row ->
                 Column(Modifier.padding(vertical = 4.dp)) {
