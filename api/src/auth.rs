@@ -86,6 +86,13 @@ pub struct AccountResponse {
     pub records: u64,
 }
 
+/// Link codes: 8 characters of an alphabet without look-alikes (no I, O, 0, 1), 40 bits,
+/// shown as `ABCD-EFGH`.
+pub const LINK_CODE_ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// Characters in a link code (the dash not counted).
+pub const LINK_CODE_LEN: usize = 8;
+
 /// A code for another device to join this account.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

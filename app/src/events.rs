@@ -173,6 +173,16 @@ pub enum Tap {
     RefreshTournament,
     /// 立即同步 on 我的牌局.
     SyncNow,
+    /// 关联设备 (设置).
+    LinkDevices,
+    /// 显示关联码.
+    ShowLinkCode,
+    /// A key of the link code's keypad.
+    LinkKey {
+        key: char,
+    },
+    /// 关联: this device joins the account of the code typed.
+    JoinByCode,
 }
 
 // Phones see a button's tap as its JSON text: a shell sends it back as it is and never reads

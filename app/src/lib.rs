@@ -43,6 +43,7 @@ uniffi::setup_scaffolding!();
 pub mod catalogue;
 mod events;
 pub mod hands;
+mod link;
 pub mod model;
 mod my_hands;
 mod online;

@@ -12,8 +12,9 @@ use tongcheng_core::rules::RuleSet;
 use tongcheng_core::table::{Clock, SavedTable, Step, Table, TableConfig};
 
 use crate::catalogue::{Lang, Text, clock_name, level_name, preset_name};
+use crate::link::LinkForm;
 use crate::my_hands::{DEFAULT_UTC_OFFSET_MIN, MyHands};
-use crate::online::Online;
+use crate::online::{Link, Online};
 use crate::online_table::{OnlineTable, Seek};
 use crate::replay::Replay;
 use crate::rooms::RoomForm;
@@ -75,6 +76,8 @@ enum Screen {
     /// 比赛: the list, and one tournament.
     Tournaments,
     Tournament,
+    /// 关联设备 (from 设置).
+    Link,
 }
 
 /// The app model.
@@ -103,6 +106,8 @@ pub struct App {
     tournaments: Tournaments,
     /// 同步 on 我的牌局, where the face keeps an outbox.
     sync: Sync,
+    /// 关联设备's typed code.
+    link_form: LinkForm,
     /// How long each move against bots stays in view.
     pace_ms: u64,
     /// The face found its history unreadable, kept it aside and began a new one.
@@ -133,6 +138,7 @@ impl App {
             tournaments: Tournaments::default(),
             pace_ms: PACE_MS,
             sync: Sync::default(),
+            link_form: LinkForm::default(),
             history_set_aside: false,
         }
     }
@@ -265,6 +271,21 @@ impl App {
                 self.screen = Screen::Room;
             }
             (Screen::Room, Tap::Back) => self.screen = Screen::Home,
+            (Screen::Settings, Tap::LinkDevices) => {
+                self.online.link = Link::Idle;
+                self.link_form = LinkForm::default();
+                self.screen = Screen::Link;
+            }
+            (Screen::Link, Tap::Back) => self.screen = Screen::Settings,
+            (Screen::Link, Tap::ShowLinkCode) => self.online.show_link_code(fx),
+            (Screen::Link, Tap::JoinByCode) => {
+                if let Some(code) = self.link_form.whole() {
+                    self.online.join_by_code(code, fx);
+                }
+            }
+            (Screen::Link, tap) => {
+                self.link_form.tap(&tap);
+            }
             (Screen::Home, Tap::Tournaments) => {
                 if let Some(token) = self.online.token() {
                     self.tournaments.open_list(token, fx);
@@ -545,6 +566,7 @@ impl App {
                 None => View::MyHands(self.my_hands_view()),
             },
             (Screen::Settings, _) => View::Settings(self.settings_view()),
+            (Screen::Link, _) => View::Link(self.link_form.view(&self.online, self.settings.lang)),
             (Screen::Room, _) => View::Room(self.room_form.view(
                 &self.settings.preset,
                 self.online.token().is_some(),
@@ -685,6 +707,7 @@ impl App {
                     },
                 ),
             ],
+            link: Button::new(Text::LinkDevices.get(lang), true, Tap::LinkDevices),
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
         }
     }

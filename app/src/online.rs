@@ -10,7 +10,10 @@
 
 use serde::de::DeserializeOwned;
 use tongcheng_api::ErrorBody;
-use tongcheng_api::auth::{AccountInfo, ChallengeResponse, LoginRequest, LoginResponse};
+use tongcheng_api::ErrorCode;
+use tongcheng_api::auth::{
+    AccountInfo, ChallengeResponse, LinkResponse, LoginRequest, LoginResponse,
+};
 use tongcheng_api::endpoints::{self, Endpoint};
 use tongcheng_api::play::{Rating, RatingsResponse, Tier};
 use tongcheng_api::{NoParams, PathParams};
@@ -43,9 +46,39 @@ enum State {
 #[derive(Clone, Debug, PartialEq)]
 enum Awaiting {
     Challenge,
-    Signature { nonce: String },
+    Signature {
+        nonce: String,
+    },
     Login,
     Ratings,
+    /// 显示关联码: a code for another device.
+    LinkCode,
+}
+
+/// 关联设备: where showing a code or joining by one stands.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) enum Link {
+    #[default]
+    Idle,
+    /// A code for the other device, and for how many seconds it holds.
+    Shown { code: String, expires_in: i64 },
+    /// Joining the account of the code typed: the login under way.
+    Joining,
+    /// This device now plays as that account.
+    Joined { name: String },
+    /// Why not (in the player's language when the server's code says).
+    Failed(LinkFailure),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum LinkFailure {
+    /// Wrong, used or expired.
+    BadCode,
+    /// This device's own account holds more than itself.
+    InUse,
+    /// Not signed in, or no answer.
+    Offline,
+    Server(String),
 }
 
 /// The account, as the app knows it.
@@ -58,6 +91,9 @@ pub(crate) struct Online {
     /// The request under way (its id) and what it is; answers with another id are stale.
     awaiting: Option<(u64, Awaiting)>,
     next_id: u64,
+    /// The code of a link login under way (its login joins that code's account).
+    linking: Option<String>,
+    pub(crate) link: Link,
 }
 
 impl Default for Online {
@@ -68,6 +104,8 @@ impl Default for Online {
             public_key: None,
             awaiting: None,
             next_id: 0,
+            linking: None,
+            link: Link::Idle,
         }
     }
 }
@@ -180,6 +218,40 @@ impl Online {
         fx.push(self.request::<endpoints::Challenge>(&NoParams {}, None, Awaiting::Challenge));
     }
 
+    /// 显示关联码: asks the server for a code the player types on his other device.
+    pub(crate) fn show_link_code(&mut self, fx: &mut Vec<Effect>) {
+        if self.token().is_none() || self.awaiting.is_some() || !self.network_up {
+            self.link = Link::Failed(LinkFailure::Offline);
+            return;
+        }
+        fx.push(self.request::<endpoints::CreateLink>(&NoParams {}, None, Awaiting::LinkCode));
+    }
+
+    /// 关联: this device joins the account of `code` (typed from the other device), by a
+    /// login that names it; the session it has stays until that login succeeds.
+    pub(crate) fn join_by_code(&mut self, code: String, fx: &mut Vec<Effect>) {
+        if self.public_key.is_none() || self.awaiting.is_some() || !self.network_up {
+            self.link = Link::Failed(LinkFailure::Offline);
+            return;
+        }
+        self.linking = Some(code);
+        self.link = Link::Joining;
+        self.challenge(fx);
+    }
+
+    /// A link login that did not go through: the device keeps the session it had.
+    fn link_failed<T>(&mut self, answer: Answer<T>) {
+        self.linking = None;
+        self.link = Link::Failed(match answer {
+            Answer::Refused(e) if e.error.code == ErrorCode::InvalidLinkCode => {
+                LinkFailure::BadCode
+            }
+            Answer::Refused(e) if e.error.code == ErrorCode::KeyInUse => LinkFailure::InUse,
+            Answer::Refused(e) => LinkFailure::Server(e.error.message),
+            Answer::Ok(_) | Answer::Unreachable => LinkFailure::Offline,
+        });
+    }
+
     /// The ratings again, after a match that may have moved them (when signed in and no
     /// other answer is awaited).
     pub(crate) fn refresh_ratings(&mut self, fx: &mut Vec<Effect>) {
@@ -225,7 +297,7 @@ impl Online {
             nonce,
             signature,
             device_name: None,
-            link_code: None,
+            link_code: self.linking.clone(),
         };
         let body = serde_json::to_value(login).ok();
         fx.push(self.request::<endpoints::Login>(&NoParams {}, body, Awaiting::Login));
@@ -247,10 +319,32 @@ impl Online {
         match what {
             Awaiting::Challenge => match read::<ChallengeResponse>(status, body) {
                 Answer::Ok(c) => self.sign(c.nonce, fx),
+                other if self.linking.is_some() => self.link_failed(other),
                 other => self.failed(other),
+            },
+            Awaiting::LinkCode => match read::<LinkResponse>(status, body) {
+                Answer::Ok(l) => {
+                    self.link = Link::Shown {
+                        code: l.code,
+                        expires_in: l.expires_in,
+                    }
+                }
+                other => self.link_failed(other),
             },
             Awaiting::Signature { .. } => {}
             Awaiting::Login => match read::<LoginResponse>(status, body) {
+                Answer::Ok(l) if self.linking.take().is_some() => {
+                    self.link = Link::Joined {
+                        name: l.account.display_name.clone(),
+                    };
+                    self.state = State::In {
+                        token: l.token,
+                        account: l.account,
+                        ratings: None,
+                    };
+                    self.ratings(fx);
+                }
+                other if self.linking.is_some() => self.link_failed(other),
                 Answer::Ok(l) => {
                     self.state = State::In {
                         token: l.token,

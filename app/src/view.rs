@@ -25,6 +25,8 @@ pub enum View {
     Room(RoomView),
     /// 比赛: the tournaments taking entrants or in play.
     Tournaments(TournamentsView),
+    /// 关联设备: show a code for another device, or type one from it.
+    Link(LinkView),
     /// One tournament: its state, standings, sign-up, the next table, the walls' check.
     Tournament(TournamentView),
 }
@@ -256,6 +258,32 @@ pub struct QueueView {
 pub struct SettingsView {
     pub title: String,
     pub pickers: Vec<Picker>,
+    /// 关联设备.
+    pub link: Button,
+    pub back: Button,
+}
+
+/// 关联设备.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct LinkView {
+    pub title: String,
+    /// What showing a code does.
+    pub show_label: String,
+    /// 显示关联码.
+    pub show_code: Button,
+    /// The code for the other device and how long it holds, once shown.
+    pub shown: Option<String>,
+    /// What typing a code does.
+    pub type_label: String,
+    /// The code typed so far, as shown (`ABCD-EF`).
+    pub typed: String,
+    /// The code's alphabet and 删除.
+    pub keypad: Vec<Button>,
+    /// 关联, once the whole code is typed.
+    pub join: Button,
+    /// Joining, joined, or why not.
+    pub notice: Option<String>,
     pub back: Button,
 }
 

@@ -39,7 +39,21 @@ struct ScreenView: SwiftUI.View {
         case .settings(let s):
             Page(title: s.title) {
                 ForEach(s.pickers, id: \.label) { PickerRow(p: $0, tap: tap) }
-                ModelButton(b: s.back, tap: tap)
+                HStack { ModelButton(b: s.link, tap: tap); ModelButton(b: s.back, tap: tap) }
+            }
+        case .link(let l):
+            Page(title: l.title) {
+                Text(l.showLabel).font(.footnote)
+                ModelButton(b: l.showCode, tap: tap)
+                if let shown = l.shown { Text(shown).font(.title2) }
+                Text(l.typeLabel).font(.footnote)
+                Text(l.typed).font(.title2)
+                LazyVGrid(columns: Array(repeating: GridItem(.flexible()), count: 6)) {
+                    ForEach(l.keypad, id: \.name) { ModelButton(b: $0, tap: tap) }
+                }
+                ModelButton(b: l.join, tap: tap)
+                if let n = l.notice { Text(n).foregroundColor(.red) }
+                ModelButton(b: l.back, tap: tap)
             }
         case .myHands(let h):
             Page(title: h.title) {

@@ -59,10 +59,9 @@ pub fn verify_login(
         .map_err(|_| bad())
 }
 
-/// Link codes: 8 characters of an alphabet without look-alikes (no I, O, 0, 1), 40 bits,
-/// shown as `ABCD-EFGH`. With a five-minute life and rate-limited attempts they cannot be
-/// guessed.
-const CODE_ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+/// Link codes (the api crate's alphabet, 40 bits): with a five-minute life and rate-limited
+/// attempts they cannot be guessed.
+const CODE_ALPHABET: &[u8; 32] = tongcheng_api::auth::LINK_CODE_ALPHABET;
 
 pub fn new_link_code() -> Result<String, ApiError> {
     let bytes = random_bytes::<8>()?;

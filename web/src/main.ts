@@ -32,7 +32,11 @@ type View =
       online: { status: string; signed_in: boolean; ratings: string[]; retry: Button | null };
     }
   | { screen: "new_match"; title: string; pickers: Picker[]; start: Button; back: Button }
-  | { screen: "settings"; title: string; pickers: Picker[]; back: Button }
+  | { screen: "settings"; title: string; pickers: Picker[]; link: Button; back: Button }
+  | {
+      screen: "link"; title: string; show_label: string; show_code: Button; shown: string | null;
+      type_label: string; typed: string; keypad: Button[]; join: Button; notice: string | null; back: Button;
+    }
   | { screen: "queue"; title: string; status: string; cancel: Button }
   | {
       screen: "room"; title: string; rules: string; people: Picker; open: Button; code_label: string; code: string;
@@ -333,9 +337,31 @@ function drawRoom(v: Extract<View, { screen: "room" }>): HTMLElement {
   return page;
 }
 
+// 关联设备: show a code for the other device, or type its code on the code's own keypad.
+function drawLink(v: Extract<View, { screen: "link" }>): HTMLElement {
+  const page = el("main", "form room link");
+  const top = el("header", "bar");
+  top.append(button(v.back, "btn ghost"), el("h1", "title", v.title));
+  page.append(top);
+  const show = el("section", "open-room");
+  show.append(el("p", "rules", v.show_label), button(v.show_code, "btn big"));
+  if (v.shown) show.append(el("output", "code shown", v.shown));
+  page.append(show);
+  const join = el("section", "join-room");
+  const code = el("output", "code", v.typed || "····-····");
+  code.setAttribute("aria-label", v.type_label);
+  join.append(el("p", "rules", v.type_label), code);
+  const keys = el("div", "keypad letters");
+  for (const b of v.keypad) keys.append(button(b, "btn key"));
+  join.append(keys, button(v.join, "btn big"));
+  page.append(join);
+  if (v.notice) page.append(el("p", "notice", v.notice));
+  return page;
+}
+
 document.addEventListener("keydown", (e) => {
   if (!document.querySelector("main.room")) return;
-  const label = e.key === "Backspace" ? null : e.key;
+  const label = e.key === "Backspace" ? null : e.key.toUpperCase();
   const keys = Array.from(document.querySelectorAll<HTMLButtonElement>(".keypad button"));
   const key = label === null ? keys[keys.length - 1] : keys.find((k) => k.textContent === label);
   if (key && !key.disabled) {
@@ -458,6 +484,7 @@ function draw(): void {
       page.append(el("h1", "title", v.title), pickers(v.pickers));
       const actions = el("div", "actions");
       if (v.screen === "new_match") actions.append(button(v.start, "btn big"));
+      else actions.append(button(v.link, "btn"));
       actions.append(button(v.back, "btn ghost"));
       page.append(actions);
       root.append(page);
@@ -474,6 +501,9 @@ function draw(): void {
     }
     case "room":
       root.append(drawRoom(v));
+      break;
+    case "link":
+      root.append(drawLink(v));
       break;
     case "table":
       root.append(drawTable(v));

@@ -119,7 +119,7 @@ async fn login(
         };
         let (device, created) =
             match store.login_device(&public_key, link_account, &new_name, &device_name, now)? {
-                LoginOutcome::Existing(d) => (d, false),
+                LoginOutcome::Existing(d) | LoginOutcome::Moved(d) => (d, false),
                 LoginOutcome::Created(d) => (d, link_account.is_none()),
                 LoginOutcome::Revoked => {
                     return Err(ApiError::new(

@@ -82,7 +82,10 @@ pub enum LoginOutcome {
     Created(Device),
     /// The key's device was revoked: it never logs in again.
     Revoked,
-    /// A link was asked for a key that already belongs to another account.
+    /// A link was asked for a key whose device belongs to an account it made and never used:
+    /// the device now belongs to the link's account.
+    Moved(Device),
+    /// A link was asked for a key that already belongs to another account in use.
     KeyInUse,
 }
 

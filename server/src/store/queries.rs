@@ -192,8 +192,35 @@ where
             )?;
             Ok(match existing.map(device) {
                 Some(d) if d.revoked => LoginOutcome::Revoked,
-                Some(d) if link_account.is_some_and(|a| a != d.account_id) => {
-                    LoginOutcome::KeyInUse
+                Some(mut d) if link_account.is_some_and(|a| a != d.account_id) => {
+                    // A device may leave an account nothing else holds to: the one its own
+                    // one-tap login made, never played, rated or sanctioned, with no other
+                    // device. Anything more would be lost to its owner (or would slip a
+                    // sanction): refused.
+                    let others: i64 = c.value(
+                        "SELECT count(*) FROM devices WHERE account_id = $1 AND id <> $2",
+                        args![d.account_id, d.id],
+                    )?;
+                    let used: i64 = c.value(
+                        "SELECT (SELECT count(*) FROM records WHERE account_id = $1)
+                              + (SELECT count(*) FROM ratings WHERE account_id = $1)
+                              + (SELECT count(*) FROM sanctions WHERE account_id = $1)
+                              + (SELECT count(*) FROM tournament_entrants WHERE account_id = $1)",
+                        args![d.account_id],
+                    )?;
+                    let fresh = others == 0 && used == 0;
+                    match link_account {
+                        Some(a) if fresh => {
+                            c.execute(
+                                "UPDATE devices SET account_id = $2, last_seen_at = $3 WHERE id = $1",
+                                args![d.id, a, now],
+                            )?;
+                            d.account_id = a;
+                            d.last_seen_at = now;
+                            LoginOutcome::Moved(d)
+                        }
+                        _ => LoginOutcome::KeyInUse,
+                    }
                 }
                 Some(mut d) => {
                     c.execute(

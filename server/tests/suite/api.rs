@@ -354,9 +354,19 @@ async fn a_second_device_joins_with_a_link_code_and_can_be_revoked() {
         assert_eq!(r.body, wrong.body, "every bad code gives the same answer");
     }
 
-    // A key of another account cannot be linked.
+    // A key whose account holds more than itself (here a second device) cannot be linked.
     let mut c = Device::new();
     srv.login(&mut c, None).await;
+    let c_code = srv
+        .call(Method::POST, "/v1/link", Some(&c.token), None)
+        .await;
+    let mut c2 = Device::new();
+    assert_eq!(
+        srv.login(&mut c2, c_code.body["code"].as_str())
+            .await
+            .status,
+        200
+    );
     let code2 = srv
         .call(Method::POST, "/v1/link", Some(&a.token), None)
         .await;
@@ -397,6 +407,20 @@ async fn a_second_device_joins_with_a_link_code_and_can_be_revoked() {
         .call(Method::DELETE, "/v1/devices/x", Some(&a.token), None)
         .await;
     assert_eq!(r.status, 400);
+
+    // A new phone's first login made it an account it never used: typing A's code there
+    // moves the phone to A's account (the app's 输入关联码 after its one-tap login).
+    let mut d = Device::new();
+    srv.login(&mut d, None).await;
+    let first = d.account;
+    let code3 = srv
+        .call(Method::POST, "/v1/link", Some(&a.token), None)
+        .await;
+    let r = srv.login(&mut d, code3.body["code"].as_str()).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["created_account"], false);
+    assert_eq!(d.account, a.account);
+    assert_ne!(d.account, first);
 }
 
 #[tokio::test]

@@ -196,3 +196,95 @@ fn a_banned_device_is_told_why_and_a_face_without_a_key_store_plays_offline() {
     assert_eq!(o.status, "这个浏览器不能保存登录密钥：只能单机对战");
     assert!(o.retry.is_none());
 }
+
+#[test]
+fn a_new_phone_joins_the_players_account_by_the_code_his_other_phone_shows() {
+    let srv = server();
+    let (mut old_face, mut new_face) = (Face::with_key(&srv.url, 21), Face::with_key(&srv.url, 22));
+    let mut old = App::new(Settings::default(), None, 1, 0);
+    let mut new = App::new(Settings::default(), None, 2, 0);
+    old_face.send(&mut old, Event::Network { up: true });
+    new_face.send(&mut new, Event::Network { up: true });
+    let name = online(&old).status;
+    assert_ne!(
+        online(&new).status,
+        name,
+        "the new phone began with an account of its own"
+    );
+    // The old phone shows a code.
+    for tap in [Tap::Settings, Tap::LinkDevices, Tap::ShowLinkCode] {
+        old_face.send(&mut old, Event::Tap { tap });
+    }
+    let View::Link(l) = old.view() else {
+        panic!("not the link screen: {:?}", old.view())
+    };
+    let shown = l.shown.expect("a code shown");
+    let code: String = shown.chars().take(9).filter(|c| *c != '-').collect();
+    assert_eq!(code.len(), 8, "{shown}");
+    assert!(shown.contains("分钟内有效"), "{shown}");
+    // The new phone types it on the code's keypad and joins.
+    for tap in [Tap::Settings, Tap::LinkDevices] {
+        new_face.send(&mut new, Event::Tap { tap });
+    }
+    let keys = |app: &App| match app.view() {
+        View::Link(l) => l.keypad,
+        other => panic!("not the link screen: {other:?}"),
+    };
+    for c in code.chars() {
+        let key = keys(&new)
+            .into_iter()
+            .find(|b| b.name == c.to_string())
+            .unwrap();
+        new_face.send(&mut new, Event::Tap { tap: key.tap });
+    }
+    let View::Link(l) = new.view() else {
+        unreachable!()
+    };
+    assert_eq!(l.typed.replace('-', ""), code);
+    assert!(l.join.enabled);
+    new_face.send(&mut new, Event::Tap { tap: l.join.tap });
+    let View::Link(l) = new.view() else {
+        unreachable!()
+    };
+    let player = name.trim_start_matches("已登录：");
+    assert_eq!(
+        l.notice.as_deref(),
+        Some(format!("本机已关联到：{player}").as_str())
+    );
+    for tap in [Tap::Back, Tap::Back] {
+        new_face.send(&mut new, Event::Tap { tap });
+    }
+    assert_eq!(
+        online(&new).status,
+        name,
+        "the new phone plays as the player's account"
+    );
+    // The code is used up; the old phone, whose account holds two devices now, cannot leave it.
+    for c in code.chars() {
+        let key = keys(&old)
+            .into_iter()
+            .find(|b| b.name == c.to_string())
+            .unwrap();
+        old_face.send(&mut old, Event::Tap { tap: key.tap });
+    }
+    old_face.send(
+        &mut old,
+        Event::Tap {
+            tap: Tap::JoinByCode,
+        },
+    );
+    let View::Link(l) = old.view() else {
+        unreachable!()
+    };
+    assert_eq!(
+        l.notice.as_deref(),
+        Some("关联码无效、已用过或已过期，请在另一台设备上重新显示")
+    );
+    old_face.send(&mut old, Event::Tap { tap: Tap::Back });
+    old_face.send(&mut old, Event::Tap { tap: Tap::Back });
+    assert_eq!(
+        online(&old).status,
+        name,
+        "a refused link keeps the session"
+    );
+}

@@ -59,10 +59,28 @@ fn suite(s: &dyn Store) {
     assert_eq!(b.account_id, a.account_id);
     let c = device(s.login_device("kc", None, "Player-C", "pc", now).unwrap());
     assert_ne!(c.account_id, a.account_id);
+    // C's account has a second device: C's key cannot leave it for A's.
+    device(
+        s.login_device("kc2", Some(c.account_id), "", "pc2", now)
+            .unwrap(),
+    );
     assert_eq!(
         s.login_device("kc", Some(a.account_id), "", "", now)
             .unwrap(),
         LoginOutcome::KeyInUse
+    );
+    // D's account is the one its login made, never used: D moves to A's.
+    let d = device(s.login_device("kd", None, "Player-D", "pd", now).unwrap());
+    match s
+        .login_device("kd", Some(a.account_id), "", "", now)
+        .unwrap()
+    {
+        LoginOutcome::Moved(m) => assert_eq!((m.id, m.account_id), (d.id, a.account_id)),
+        other => panic!("not moved: {other:?}"),
+    }
+    assert_eq!(
+        device(s.login_device("kd", None, "", "", now).unwrap()).account_id,
+        a.account_id
     );
     let names: Vec<String> = s
         .devices(a.account_id)
@@ -70,7 +88,7 @@ fn suite(s: &dyn Store) {
         .into_iter()
         .map(|d| d.name)
         .collect();
-    assert_eq!(names, ["phone", "tablet"]);
+    assert_eq!(names, ["phone", "tablet", "pd"]);
 
     // Sessions.
     s.create_session("ha", a.id, now, now + 100).unwrap();

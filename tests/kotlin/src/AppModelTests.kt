@@ -56,7 +56,8 @@ fun buttons(v: View): List<Button> = when (v) {
     is View.NewMatch -> v.v1.pickers.flatMap { it.options } + v.v1.start + v.v1.back
     is View.Table -> v.v1.claimBar + v.v1.chowChoices + v.v1.piaoChoices + v.v1.autoPlay + v.v1.hintButton + v.v1.back
     is View.Result -> listOf(v.v1.next) + listOfNotNull(v.v1.home)
-    is View.Settings -> v.v1.pickers.flatMap { it.options } + v.v1.back
+    is View.Settings -> v.v1.pickers.flatMap { it.options } + v.v1.link + v.v1.back
+    is View.Link -> listOf(v.v1.showCode) + v.v1.keypad + v.v1.join + v.v1.back
     is View.MyHands -> v.v1.statsRules.options + v.v1.hands.map { it.open } + listOfNotNull(v.v1.sync?.syncNow) + v.v1.previous + v.v1.next + v.v1.back
     is View.Replay -> v.v1.controls + v.v1.back
     is View.Queue -> listOf(v.v1.cancel)

@@ -43,6 +43,7 @@ fun back(v: View): Tap? = when (v) {
     is View.Room -> v.v1.back.tap
     is View.Tournaments -> v.v1.back.tap
     is View.Tournament -> v.v1.back.tap
+    is View.Link -> v.v1.back.tap
     is View.Home, is View.Result -> null
 }
 
@@ -60,6 +61,17 @@ fun AppScreen(v: View, tap: OnTap) {
                 is View.Result -> ResultScreen(v.v1, tap)
                 is View.Settings -> Page(v.v1.title) {
                     v.v1.pickers.forEach { PickerRow(it, tap) }
+                    Row { Btn(v.v1.link, tap); Btn(v.v1.back, tap) }
+                }
+                is View.Link -> Page(v.v1.title) {
+                    Text(v.v1.showLabel, fontSize = 14.sp)
+                    Btn(v.v1.showCode, tap)
+                    v.v1.shown?.let { Text(it, fontSize = 22.sp) }
+                    Text(v.v1.typeLabel, fontSize = 14.sp)
+                    Text(v.v1.typed, fontSize = 22.sp)
+                    FlowRow(horizontalArrangement = Arrangement.spacedBy(4.dp), maxItemsInEachRow = 6) { v.v1.keypad.forEach { Btn(it, tap) } }
+                    Btn(v.v1.join, tap)
+                    v.v1.notice?.let { Text(it, color = Wild) }
                     Btn(v.v1.back, tap)
                 }
                 is View.MyHands -> MyHandsScreen(v.v1, tap)
