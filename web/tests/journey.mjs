@@ -105,6 +105,15 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["deskto
   await page.getByRole("button", { name: "设置" }).click();
   await page.getByRole("button", { name: "English" }).waitFor();
   await audit(page, `${name} settings`);
+  // 关联设备: the code's own keypad (and the keyboard's letters press the same keys).
+  await page.getByRole("button", { name: "关联设备" }).click();
+  await page.getByRole("button", { name: "显示关联码" }).waitFor();
+  for (const key of "AB2") await page.keyboard.press(key.toLowerCase());
+  await page.getByText("AB2", { exact: true }).waitFor();
+  await page.screenshot({ path: `${out}/${name}-link.png`, fullPage: true });
+  await audit(page, `${name} link devices`);
+  await page.getByRole("button", { name: "返回" }).click();
+  await page.getByRole("button", { name: "English" }).waitFor();
   if (name === "phone") {
     // The installed app offline: once the service worker holds every file, the page opens
     // and deals a hand with the network cut.
