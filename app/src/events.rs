@@ -22,6 +22,10 @@ pub enum Event {
     Tap { tap: Tap },
     /// The face's monotonic clock, in milliseconds: timeouts and 托管 play at it.
     Tick { now_ms: u64 },
+    /// The face has nothing to do (a browser's idle callback): the model works ahead on
+    /// what a tap may soon ask (the hint of the player's decision). Nothing on screen
+    /// changes.
+    Idle,
     /// The answer to [`Effect::LoadHands`]: kept hands newest first from `offset`, of `total`.
     HandsLoaded {
         offset: u32,

@@ -185,6 +185,11 @@ impl App {
                 }
             }
             Event::Tap { tap } => self.tap(tap, &mut fx),
+            Event::Idle => {
+                if let (Screen::Table, Some(g)) = (self.screen, self.game.as_mut()) {
+                    g.idle();
+                }
+            }
             Event::HandsLoaded {
                 offset,
                 total,

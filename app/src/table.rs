@@ -75,6 +75,9 @@ pub struct Offline {
     table: Table,
     /// The hint asked for at this decision.
     hint: Option<Hint>,
+    /// The hint of this decision worked out ahead, while the face was idle: 提示 then shows
+    /// it at once.
+    ready_hint: Option<Hint>,
     /// Several actions behind one tapped button (chows, kongs): the player picks one.
     choosing: Vec<Action>,
     /// The player has chosen this hand's 飘 (where the rules ask before every hand).
@@ -95,6 +98,7 @@ impl Offline {
             table,
             pace_ms,
             hint: None,
+            ready_hint: None,
             choosing: Vec::new(),
             piao_chosen: false,
             next_move_at: 0,
@@ -150,6 +154,7 @@ impl Offline {
             match self.table.step(now) {
                 Step::Acted { visible, .. } => {
                     self.hint = None;
+                    self.ready_hint = None;
                     self.choosing.clear();
                     if visible {
                         self.next_move_at = now + self.pace_ms;
@@ -183,9 +188,21 @@ impl Offline {
             .min()
     }
 
+    /// The face is idle: the hint of the player's decision is worked out ahead (once).
+    pub fn idle(&mut self) {
+        if self.hint.is_none()
+            && self.ready_hint.is_none()
+            && self.table.decision(ME).is_some()
+            && !self.piao_asked()
+        {
+            self.ready_hint = hint(&self.table.view(ME));
+        }
+    }
+
     /// The next hand of the match; false when the match is over.
     pub fn next_hand(&mut self) -> bool {
         self.hint = None;
+        self.ready_hint = None;
         self.choosing.clear();
         self.piao_chosen = false;
         self.table.next_hand()
@@ -210,7 +227,10 @@ impl Offline {
         let action = match pick(tap, &legal, &mut self.choosing)? {
             Picked::Act(a) => a,
             Picked::Hint => {
-                self.hint = hint(&self.table.view(ME));
+                self.hint = self
+                    .ready_hint
+                    .take()
+                    .or_else(|| hint(&self.table.view(ME)));
                 return None;
             }
             Picked::AutoPlay => {
@@ -224,6 +244,7 @@ impl Offline {
         }
         self.table.act(ME, action, now).ok()?;
         self.hint = None;
+        self.ready_hint = None;
         self.choosing.clear();
         self.next_move_at = now + self.pace_ms;
         Some(sound_of(&action))

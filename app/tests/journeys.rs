@@ -682,3 +682,43 @@ fn piao_is_asked_before_every_hand_where_the_rules_have_it() {
         tap(&mut app, Tap::NextHand);
     }
 }
+
+/// 提示 after the page was idle shows the hint worked out ahead, the same as one worked out on
+/// the tap; the idle event changes nothing on screen.
+#[test]
+fn a_hint_worked_out_while_idle_is_the_one_the_tap_would_make() {
+    let (mut ahead, mut on_tap) = (
+        App::new(Settings::default(), None, 41, 0),
+        App::new(Settings::default(), None, 41, 0),
+    );
+    let mut now = 0;
+    for app in [&mut ahead, &mut on_tap] {
+        tap(app, Tap::PlayBots);
+        tap(app, Tap::Start);
+    }
+    // Both wait for the player's decision (the same seed: the same table).
+    let decided = |app: &App| matches!(app.view(), View::Table(t) if t.hint_button.enabled);
+    while !decided(&ahead) {
+        now += 1_000;
+        for app in [&mut ahead, &mut on_tap] {
+            app.update(Event::Tick { now_ms: now });
+        }
+        assert!(now < 600_000, "no decision came");
+    }
+    let before = ahead.view();
+    let fx = ahead.update(Event::Idle);
+    assert!(
+        fx.iter().all(|e| matches!(e, Effect::WakeAt { .. })),
+        "only the clock it had: {fx:?}"
+    );
+    assert_eq!(ahead.view(), before, "nothing on screen changes");
+    for app in [&mut ahead, &mut on_tap] {
+        tap(app, Tap::Hint);
+    }
+    let hint = |app: &App| match app.view() {
+        View::Table(t) => t.hint.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(hint(&ahead).is_some());
+    assert_eq!(hint(&ahead), hint(&on_tap));
+}

@@ -82,6 +82,11 @@ let app: WebApp;
 let wake: number | undefined;
 let audio: AudioContext | undefined;
 
+// Work for when the page has nothing to do (Safari has no requestIdleCallback).
+const idle: (f: () => void) => void =
+  (globalThis as { requestIdleCallback?: (f: () => void) => number }).requestIdleCallback?.bind(globalThis) ??
+  ((f: () => void) => setTimeout(f, 50));
+
 function now(): number {
   return Math.floor(performance.now());
 }
@@ -302,6 +307,9 @@ function drawTable(v: Extract<View, { screen: "table" }>): HTMLElement {
   const tools = el("div", "tools");
   tools.append(button(v.hint_button, "btn ghost"), button(v.auto_play, "btn ghost"));
   page.append(tools);
+  // The hint of the player's decision is worked out while the page is idle, so 提示 shows it
+  // at once (nothing on screen changes, so nothing is drawn).
+  if (v.hint_button.enabled && !v.hint) idle(() => app.update(JSON.stringify({ event: "idle" }), Date.now()));
   return page;
 }
 
@@ -559,10 +567,7 @@ async function main(): Promise<void> {
   );
   draw();
   // The engine's tables are built while the player looks at the first screen, not on his
-  // first tap or hint (Safari has no requestIdleCallback).
-  const idle =
-    (globalThis as { requestIdleCallback?: (f: () => void) => number }).requestIdleCallback ??
-    ((f: () => void) => setTimeout(f, 50));
+  // first tap or hint.
   idle(() => app.prepare());
   // Login starts when the network is there; offline play never waits for it.
   send({ event: "network", up: navigator.onLine });
