@@ -21,8 +21,8 @@
 //! player's own move. Online, so far: login whenever the face says the network is there (the
 //! device key stays in the face's key store; the model asks for the public key and one
 //! signature, and names each request by the API crate's endpoint types), the account and its
-//! ratings on the home screen, and why not when the server refuses; 快速匹配: the casual
-//! queue of the chosen rule set, then the server's table over a WebSocket the face holds
+//! ratings on the home screen, and why not when the server refuses; 快速匹配 and 排位赛:
+//! the casual or ranked queue of the chosen rule set, then the server's table over a WebSocket the face holds
 //! (the model sends and reads its frames through the core's seat stream, which checks every
 //! hand's wall), drawn like the table against bots, with the players' names, the result
 //! saying whether the wall verified, and a lost connection taken up again by itself.
@@ -30,12 +30,16 @@
 //! six-digit code typed on a keypad, played on the same online table. 比赛: the server's
 //! tournaments, sign-up, each round's table on the same online table (our contribution to
 //! the round's walls under the commitment read), the standings with one's own place, and
-//! every finished round's walls checked here against its commitment.
+//! every finished round's walls checked here against its commitment. 托管 online is asked
+//! of the server. 关联设备 (under 设置): a code shown for the other device, or typed from it.
+//! 同步 on 我的牌局 where the face keeps an outbox (the phones). While the face is idle
+//! ([`Event::Idle`]) the model works out the hint of the player's decision ahead.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens; the
 //! events and effects in `events`), `table` (the match against bots and its views), [`hands`] (what the
 //! history shows of a hand, and the [`Shelf`] that keeps hands for faces without a database),
-//! `my_hands` and `replay` (those screens), `sync` (同步 on 我的牌局, where the face keeps an outbox), `online` (the account), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form), `tournaments` (比赛: the list, one tournament, its standings and the check of its rounds' walls; its tables are the online table's).
+//! `my_hands` and `replay` (those screens), `sync` (同步 on 我的牌局, where the face keeps an
+//! outbox), `online` (the account, and linking devices), `link` (关联设备's keypad), `online_table` (快速匹配 and 好友房's table), `rooms` (好友房's form), `tournaments` (比赛: the list, one tournament, its standings and the check of its rounds' walls; its tables are the online table's).
 
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();

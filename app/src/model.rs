@@ -185,11 +185,11 @@ impl App {
                 }
             }
             Event::Tap { tap } => self.tap(tap, &mut fx),
-            Event::Idle => {
-                if let (Screen::Table, Some(g)) = (self.screen, self.game.as_mut()) {
-                    g.idle();
-                }
-            }
+            Event::Idle => match (self.screen, self.game.as_mut(), self.online_table.as_mut()) {
+                (Screen::Table, Some(g), _) => g.idle(),
+                (Screen::Online, _, Some(t)) => t.idle(),
+                _ => {}
+            },
             Event::HandsLoaded {
                 offset,
                 total,

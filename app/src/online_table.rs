@@ -86,6 +86,8 @@ pub(crate) struct OnlineTable {
     losses: usize,
     reconnect_at: Option<u64>,
     hint: Option<Hint>,
+    /// The decision's hint worked out while the face was idle.
+    ready_hint: Option<Hint>,
     choosing: Vec<Action>,
     /// The hand just finished, while its result is up.
     ended: Option<Ended>,
@@ -114,6 +116,7 @@ impl OnlineTable {
             losses: 0,
             reconnect_at: None,
             hint: None,
+            ready_hint: None,
             choosing: Vec::new(),
             ended: None,
             notice: None,
@@ -290,6 +293,7 @@ impl OnlineTable {
                 }
                 OnlineUpdate::Decision { .. } => {
                     self.hint = None;
+                    self.ready_hint = None;
                     self.choosing.clear();
                 }
                 OnlineUpdate::HandEnd {
@@ -399,7 +403,7 @@ impl OnlineTable {
         let action = match pick(tap, &legal, &mut self.choosing)? {
             Picked::Act(a) => a,
             Picked::Hint => {
-                self.hint = stream.hint();
+                self.hint = self.ready_hint.take().or_else(|| stream.hint());
                 return None;
             }
             // 托管 online is the server's: asked for here (or on when time runs out), shown
@@ -413,8 +417,19 @@ impl OnlineTable {
         let msg = stream.act(action).ok()?;
         fx.push(send(id, &msg));
         self.hint = None;
+        self.ready_hint = None;
         self.choosing.clear();
         Some(sound_of(&action))
+    }
+
+    /// The face is idle: the decision's hint is worked out ahead (once).
+    pub(crate) fn idle(&mut self) {
+        if self.hint.is_none()
+            && self.ready_hint.is_none()
+            && let Some(stream) = &self.stream
+        {
+            self.ready_hint = stream.hint();
+        }
     }
 
     /// 下一局: ready for the next hand; false when the match is over (home, then).

@@ -371,11 +371,12 @@ fn online_auto_play_asked_from_the_table_plays_the_hand_out_by_the_servers_stand
     let mut p = Player::signed_in(&srv.url, 12);
     p.tap(Tap::QuickMatch);
     let until = Instant::now() + Duration::from_secs(60);
-    // The table first, open for 托管.
+    // The table first, at his decision, open for 托管.
     loop {
         p.pump();
         if let View::Table(t) = p.app.view()
             && t.auto_play.enabled
+            && t.hint_button.enabled
         {
             assert!(!t.auto_play.selected);
             break;
@@ -383,6 +384,13 @@ fn online_auto_play_asked_from_the_table_plays_the_hand_out_by_the_servers_stand
         assert!(Instant::now() < until, "no table: {:?}", p.app.view());
         std::thread::sleep(Duration::from_millis(2));
     }
+    // The hint worked out while the face was idle is the one 提示 shows.
+    p.pending.push(Event::Idle);
+    p.tap(Tap::Hint);
+    let View::Table(t) = p.app.view() else {
+        panic!("not the table: {:?}", p.app.view())
+    };
+    assert!(t.hint.is_some(), "提示 shows the hint");
     p.tap(Tap::AutoPlay);
     // No tap of his after that: the server's stand-in plays every decision at once (his own
     // clock would take minutes: each decision waits its whole time before it times out).
