@@ -168,6 +168,9 @@ impl Online {
         if !up {
             // Answers still in flight are dropped; the session (if any) stays for later.
             self.awaiting = None;
+            if self.linking.take().is_some() {
+                self.link = Link::Failed(LinkFailure::Offline);
+            }
             if self.state == State::LoggingIn {
                 self.state = State::Offline;
             }
@@ -288,8 +291,13 @@ impl Online {
             signature.filter(|s| unhex_array::<64>(s).is_some()),
             self.public_key.clone(),
         ) else {
-            self.state = State::NoKeyStore;
             self.awaiting = None;
+            if self.linking.is_some() {
+                // The session this device has stays; only the link did not happen.
+                self.link_failed::<()>(Answer::Unreachable);
+            } else {
+                self.state = State::NoKeyStore;
+            }
             return;
         };
         let login = LoginRequest {
@@ -550,6 +558,63 @@ mod tests {
         let en = o.view(Lang::En);
         assert_eq!(en.ratings[0], "Chinese Official: Gold · 24.0 (12 matches)");
         assert_eq!(en.status, "Signed in: 玩家7");
+    }
+
+    /// A link login from a signed-in device: the code goes with the login; a refusal keeps
+    /// the session, a success changes the account; a lost network ends the attempt.
+    #[test]
+    fn joining_by_a_code_keeps_the_session_until_the_link_goes_through() {
+        let mut o = Online::default();
+        let id = logged_in(&mut o);
+        o.answered(id, 200, json!({"ratings": []}), &mut Vec::new());
+        let attempt = |o: &mut Online| -> u64 {
+            let mut fx = Vec::new();
+            o.join_by_code("ABCDEFGH".into(), &mut fx);
+            assert_eq!(o.link, Link::Joining);
+            let (id, path) = request(&fx);
+            assert_eq!(path, "/v1/auth/challenge");
+            fx.clear();
+            o.answered(id, 200, json!({"nonce": KEY, "expires_in": 60}), &mut fx);
+            fx.clear();
+            o.signed(Some("ab".repeat(64)), &mut fx);
+            let [
+                Effect::Request {
+                    id,
+                    body: Some(body),
+                    ..
+                },
+            ] = fx.as_slice()
+            else {
+                panic!("{fx:?}")
+            };
+            assert_eq!(body["link_code"], "ABCDEFGH");
+            *id
+        };
+        let id = attempt(&mut o);
+        let refused = json!({"error": {"code": "invalid_link_code", "message": "no"}});
+        o.answered(id, 403, refused, &mut Vec::new());
+        assert_eq!(o.link, Link::Failed(LinkFailure::BadCode));
+        assert_eq!(o.token(), Some("t0k"), "the session stays");
+        let id = attempt(&mut o);
+        let mut joined = login_answer();
+        joined["token"] = json!("t1");
+        joined["account"] = json!({"id": 9, "display_name": "老玩家"});
+        let mut fx = Vec::new();
+        o.answered(id, 200, joined, &mut fx);
+        assert_eq!(
+            o.link,
+            Link::Joined {
+                name: "老玩家".into()
+            }
+        );
+        assert_eq!(o.token(), Some("t1"));
+        assert_eq!(request(&fx).1, "/v1/ratings");
+        // A network lost mid-link ends it; the session stays for when it comes back.
+        o.awaiting = None;
+        o.join_by_code("ABCDEFGH".into(), &mut Vec::new());
+        o.network(false, &mut Vec::new());
+        assert_eq!(o.link, Link::Failed(LinkFailure::Offline));
+        assert_eq!(o.token(), Some("t1"));
     }
 
     #[test]
