@@ -7,6 +7,7 @@ use tongcheng_api::auth::{LINK_CODE_ALPHABET, LINK_CODE_LEN};
 use crate::catalogue::{Lang, Text};
 use crate::model::Tap;
 use crate::online::{Link, LinkFailure, Online};
+use crate::rooms::keypad;
 use crate::view::{Button, LinkView};
 
 /// The code typed so far (the alphabet's characters only, at most eight).
@@ -44,11 +45,15 @@ impl LinkForm {
         let signed_in = online.token().is_some();
         let busy = online.link == Link::Joining;
         let shown = match &online.link {
-            Link::Shown { code, expires_in } => Some(if zh {
-                format!("{code}（{} 分钟内有效）", (expires_in + 59) / 60)
-            } else {
-                format!("{code} (valid for {} min)", (expires_in + 59) / 60)
-            }),
+            Link::Shown { code, expires_in } => {
+                // The server's figure, read as it came: kept within a day before the sum.
+                let minutes = ((*expires_in).clamp(0, 86_400) + 59) / 60;
+                Some(if zh {
+                    format!("{code}（{minutes} 分钟内有效）")
+                } else {
+                    format!("{code} (valid for {minutes} min)")
+                })
+            }
             _ => None,
         };
         let notice = match &online.link {
@@ -66,22 +71,11 @@ impl LinkForm {
                 LinkFailure::Server(words) => words.clone(),
             }),
         };
-        let mut keypad: Vec<Button> = LINK_CODE_ALPHABET
-            .iter()
-            .map(|&b| {
-                let key = char::from(b);
-                Button::new(
-                    key.to_string(),
-                    self.typed.len() < LINK_CODE_LEN,
-                    Tap::LinkKey { key },
-                )
-            })
-            .collect();
-        keypad.push(Button::new(
-            Text::DeleteDigit.get(lang),
-            !self.typed.is_empty(),
-            Tap::DeleteDigit,
-        ));
+        let letters = LINK_CODE_ALPHABET.iter().map(|&b| {
+            let key = char::from(b);
+            (key.to_string(), Tap::LinkKey { key })
+        });
+        let keypad = keypad(letters, self.typed.len(), LINK_CODE_LEN, lang);
         // Typed as it is shown: ABCD-EFGH.
         let mut typed = self.typed.clone();
         if typed.len() > 4 {

@@ -340,29 +340,27 @@ impl Online {
                 other => self.link_failed(other),
             },
             Awaiting::Signature { .. } => {}
-            Awaiting::Login => match read::<LoginResponse>(status, body) {
-                Answer::Ok(l) if self.linking.take().is_some() => {
-                    self.link = Link::Joined {
-                        name: l.account.display_name.clone(),
-                    };
-                    self.state = State::In {
-                        token: l.token,
-                        account: l.account,
-                        ratings: None,
-                    };
-                    self.ratings(fx);
+            Awaiting::Login => {
+                let linking = self.linking.take().is_some();
+                match read::<LoginResponse>(status, body) {
+                    Answer::Ok(l) => {
+                        if linking {
+                            self.link = Link::Joined {
+                                name: l.account.display_name.clone(),
+                            };
+                        }
+                        self.state = State::In {
+                            token: l.token,
+                            account: l.account,
+                            ratings: None,
+                        };
+                        self.ratings(fx);
+                    }
+                    // A refused link keeps the session the device had.
+                    other if linking => self.link_failed(other),
+                    other => self.failed(other),
                 }
-                other if self.linking.is_some() => self.link_failed(other),
-                Answer::Ok(l) => {
-                    self.state = State::In {
-                        token: l.token,
-                        account: l.account,
-                        ratings: None,
-                    };
-                    self.ratings(fx);
-                }
-                other => self.failed(other),
-            },
+            }
             Awaiting::Ratings => match read::<RatingsResponse>(status, body) {
                 Answer::Ok(r) => {
                     if let State::In { ratings, .. } = &mut self.state {

@@ -60,15 +60,10 @@ impl RoomForm {
                 })
                 .collect(),
         };
-        let mut keypad: Vec<Button> = (1..=9u8)
+        let digits = (1..=9u8)
             .chain([0])
-            .map(|d| Button::new(d.to_string(), self.code.len() < 6, Tap::Digit { digit: d }))
-            .collect();
-        keypad.push(Button::new(
-            Text::DeleteDigit.get(lang),
-            !self.code.is_empty(),
-            Tap::DeleteDigit,
-        ));
+            .map(|d| (d.to_string(), Tap::Digit { digit: d }));
+        let keypad = keypad(digits, self.code.len(), 6, lang);
         RoomView {
             title: Text::FriendsRoom.get(lang).into(),
             rules: preset_name(preset, lang),
@@ -85,6 +80,26 @@ impl RoomForm {
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
         }
     }
+}
+
+/// A code's keypad (a room's digits, a link code's letters): a key each, open while the code
+/// is not whole, then 删除 while something is typed.
+pub(crate) fn keypad(
+    keys: impl IntoIterator<Item = (String, Tap)>,
+    typed: usize,
+    whole: usize,
+    lang: Lang,
+) -> Vec<Button> {
+    let mut pad: Vec<Button> = keys
+        .into_iter()
+        .map(|(label, tap)| Button::new(label, typed < whole, tap))
+        .collect();
+    pad.push(Button::new(
+        Text::DeleteDigit.get(lang),
+        typed > 0,
+        Tap::DeleteDigit,
+    ));
+    pad
 }
 
 #[cfg(test)]

@@ -127,11 +127,15 @@ impl Sync {
             }
             (State::Done(d), _) if zh => format!(
                 "已同步：上传 {} 局，取回 {} 局",
-                d.uploaded + d.already,
+                d.uploaded.saturating_add(d.already),
                 d.pulled
             ),
             (State::Done(d), _) => {
-                format!("Synced: {} up, {} down", d.uploaded + d.already, d.pulled)
+                format!(
+                    "Synced: {} up, {} down",
+                    d.uploaded.saturating_add(d.already),
+                    d.pulled
+                )
             }
             (State::Idle, false) => Text::SyncNeedsLogin.get(lang).to_string(),
             (State::Idle, true) => String::new(),

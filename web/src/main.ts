@@ -348,15 +348,21 @@ function drawRoom(v: Extract<View, { screen: "room" }>): HTMLElement {
   const open = el("section", "open-room");
   open.append(el("p", "rules", v.rules), pickers([v.people]), button(v.open, "btn big"));
   page.append(open);
-  const join = el("section", "join-room");
-  const code = el("output", "code", v.code || "······");
-  code.setAttribute("aria-label", v.code_label);
-  join.append(el("h2", "", v.code_label), code);
-  const keys = el("div", "keypad");
-  for (const b of v.keypad) keys.append(button(b, "btn key"));
-  join.append(keys, button(v.join, "btn big"));
-  page.append(join);
+  page.append(codeEntry(el("h2", "", v.code_label), v.code_label, v.code || "······", v.keypad, v.join, "keypad"));
   return page;
+}
+
+// A code typed on the model's keypad: what it says, the code so far, the keys and the button
+// that sends it.
+function codeEntry(heading: HTMLElement, label: string, typed: string, keypad: Button[], send: Button, keysClass: string): HTMLElement {
+  const join = el("section", "join-room");
+  const code = el("output", "code", typed);
+  code.setAttribute("aria-label", label);
+  join.append(heading, code);
+  const keys = el("div", keysClass);
+  for (const b of keypad) keys.append(button(b, "btn key"));
+  join.append(keys, button(send, "btn big"));
+  return join;
 }
 
 // 关联设备: show a code for the other device, or type its code on the code's own keypad.
@@ -369,14 +375,7 @@ function drawLink(v: Extract<View, { screen: "link" }>): HTMLElement {
   show.append(el("p", "rules", v.show_label), button(v.show_code, "btn big"));
   if (v.shown) show.append(el("output", "code shown", v.shown));
   page.append(show);
-  const join = el("section", "join-room");
-  const code = el("output", "code", v.typed || "····-····");
-  code.setAttribute("aria-label", v.type_label);
-  join.append(el("p", "rules", v.type_label), code);
-  const keys = el("div", "keypad letters");
-  for (const b of v.keypad) keys.append(button(b, "btn key"));
-  join.append(keys, button(v.join, "btn big"));
-  page.append(join);
+  page.append(codeEntry(el("p", "rules", v.type_label), v.type_label, v.typed || "····-····", v.keypad, v.join, "keypad letters"));
   if (v.notice) page.append(el("p", "notice", v.notice));
   return page;
 }

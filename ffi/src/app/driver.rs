@@ -192,8 +192,7 @@ impl Driver {
 
     /// Performs one effect; an answer that is ready at once comes back to be fed in.
     fn perform(&mut self, fx: Effect) -> Option<Event> {
-        let unix_secs = tongcheng_core::clock::unix_nanos() / 1_000_000_000;
-        match self.files.keep(&fx, unix_secs as i64) {
+        match self.files.keep(&fx) {
             Ok(true) => return None,
             Ok(false) => {}
             Err(e) => {
@@ -296,7 +295,7 @@ impl Driver {
             let answer = match call.send().await {
                 Ok(r) => {
                     let status = r.status().as_u16();
-                    let body = r.json::<Value>().await.unwrap_or(Value::Null);
+                    let body = read_answer(r).await;
                     Event::Answered { id, status, body }
                 }
                 Err(_) => no_answer,
@@ -392,6 +391,25 @@ impl Driver {
             }
             let _ = inputs.send(Input::SocketLost(id));
         });
+    }
+}
+
+/// The largest answer read: a published tournament round of 10,000 entrants, every hand's
+/// record in it, is tens of megabytes; anything past this is no answer of ours.
+const MAX_ANSWER: usize = 256 << 20;
+
+/// An answer's JSON body, read a piece at a time up to [`MAX_ANSWER`]; `null` when it is
+/// longer, cut off or not JSON (the model then says the server could not be reached).
+async fn read_answer(mut r: reqwest::Response) -> Value {
+    let mut body = Vec::new();
+    loop {
+        match r.chunk().await {
+            Ok(Some(piece)) if body.len() + piece.len() <= MAX_ANSWER => {
+                body.extend_from_slice(&piece);
+            }
+            Ok(None) => return serde_json::from_slice(&body).unwrap_or(Value::Null),
+            Ok(Some(_)) | Err(_) => return Value::Null,
+        }
     }
 }
 

@@ -63,9 +63,10 @@ impl Files {
 
     /// Performs a keeping effect; `Err` when the file could not be written (the model's state
     /// is unchanged: the next keep writes the whole again).
-    pub(super) fn keep(&mut self, effect: &Effect, played_at: i64) -> Result<bool, String> {
+    pub(super) fn keep(&mut self, effect: &Effect) -> Result<bool, String> {
         match effect {
             Effect::KeepHand { record, seat } => {
+                let played_at = (tongcheng_core::clock::unix_nanos() / 1_000_000_000) as i64;
                 self.history
                     .add_hand(record, Seat(*seat), played_at, None)
                     .map_err(|e| e.to_string())?;
