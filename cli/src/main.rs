@@ -4,6 +4,7 @@
 
 mod arena;
 mod botzone;
+mod face;
 mod fan;
 mod history_cmd;
 mod net_cmd;
@@ -35,7 +36,8 @@ enum Command {
     /// Play many hands (simple players, or the bot arena with --seats) and print one JSON
     /// summary line.
     Simulate(simulate::Args),
-    /// Play a match against three bots (a terminal UI, or moves as lines from a script).
+    /// The app in the terminal (the phones' app model); a match named by options (--seed,
+    /// --rules, --script …) is played as lines.
     Play(play::Args),
     /// List recent hands and your statistics from the local history.
     History(history_cmd::HistoryArgs),

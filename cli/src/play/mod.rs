@@ -1,9 +1,8 @@
-//! `tongcheng play`: a full match against three bots, every finished hand saved to the local
-//! history.
-//!
-//! With a terminal on both ends (and no `--script`) it is a full-screen game ([`tui`]);
-//! otherwise moves are read as lines ([`scripted`]), which is what tests and pipes use. Both
-//! drive the same [`table::Table`], so they play by exactly the same rules and bots.
+//! `tongcheng play`: plain, it is the app ([`crate::face`]: the phones' app model drawn in the
+//! terminal). A match named on the command line (`--seed`, `--script`, `--rules`, `--level`,
+//! `--resume`, `--piao-each-hand`) is played as lines ([`scripted`]) on the engine's
+//! table, reproducibly: what tests, pipes and bug reports use; `--online` sits at a server's
+//! table the same way.
 
 mod command;
 mod online;
@@ -11,28 +10,25 @@ mod scripted;
 mod store;
 mod table;
 pub(crate) mod text;
-mod tiles;
-mod tui;
+pub(crate) mod tiles;
 
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 
 use tongcheng_core::bot::Level;
 use tongcheng_core::rules::RuleSet;
-use tongcheng_core::table::Clock;
 
 use store::{Store, unfinished_path};
-use tiles::TileFace;
 use tongcheng_core::clock::unix_nanos;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule set preset.
-    #[arg(long, default_value = "guobiao")]
-    pub rules: String,
-    /// Bot strength: easy, normal or hard.
-    #[arg(long, default_value = "normal")]
-    pub level: Level,
+    /// Rule set preset [default: guobiao].
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Bot strength: easy, normal or hard [default: normal].
+    #[arg(long)]
+    pub level: Option<Level>,
     /// Seed of the match (walls and bots); picked from the clock and printed when absent.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -40,7 +36,7 @@ pub struct Args {
     /// ~/.local/share/tongcheng/history.db].
     #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// Read moves from FILE (one a line) instead of playing in the terminal UI.
+    /// Read moves from FILE (one a line) instead of playing the app.
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
     /// Continue the match saved on quit (`<db>.unfinished.json`).
@@ -50,16 +46,14 @@ pub struct Args {
     /// glyphs and Chinese names.
     #[arg(long)]
     pub ascii: bool,
-    /// Your clock against the bots: `relaxed` (at least 30 s a discard and 10 s a claim),
-    /// `match` (the rules' own limits, 3 s a claim) or `off` (no time limit). The bots'
-    /// claims never wait on it. Two timeouts in a row put your seat on 托管 (it plays
-    /// itself) until you press a key.
-    #[arg(long, default_value = "relaxed")]
-    pub clock: Clock,
     /// Play online at a table the server hosts (moves as lines; see `online`).
     #[arg(long, requires = "server")]
     pub online: bool,
-    /// The server for `--online`, e.g. http://127.0.0.1:8080.
+    /// Milliseconds each move against bots stays in view in the app (default half a second).
+    #[arg(long, hide = true)]
+    pub pace_ms: Option<u32>,
+    /// The server: the app signs in to it (快速匹配, 好友房, 同步 …); `--online` plays at
+    /// its table. E.g. http://127.0.0.1:8080.
     #[arg(long, value_name = "URL")]
     pub server: Option<String>,
     /// The online table to sit at (made when new); without it, a table of one's own.
@@ -83,12 +77,8 @@ pub struct Setup {
     pub level: Level,
     pub unfinished: PathBuf,
     pub resume: bool,
-    pub face: TileFace,
     /// The command that continues a match saved on quit (with this `--db`, if one was given).
     pub resume_command: String,
-    /// How the human is timed in the TUI (the core table's clock; a player setting, as in
-    /// phone apps: a claim offer needs more than the rules' 3 s to read when learning).
-    pub clock: Clock,
 }
 
 /// Sits at an existing online table (a tournament round's) and plays its match at the
@@ -100,15 +90,15 @@ pub fn play_online_table(
     ascii: bool,
 ) -> io::Result<()> {
     online::run(Args {
-        rules: "guobiao".into(),
-        level: Level::Normal,
+        rules: None,
+        level: None,
         seed: None,
         db,
         script: None,
         resume: false,
         ascii,
-        clock: Clock::Match,
         online: true,
+        pace_ms: None,
         server: Some(server.into()),
         table: Some(table.into()),
         people: 1,
@@ -120,10 +110,25 @@ pub fn run(args: Args) -> io::Result<()> {
     if args.online {
         return online::run(args);
     }
-    let mut rules = RuleSet::preset(&args.rules).ok_or_else(|| {
+    let named = args.seed.is_some()
+        || args.script.is_some()
+        || args.rules.is_some()
+        || args.level.is_some()
+        || args.resume
+        || args.piao_each_hand;
+    if !named {
+        return crate::face::run(crate::face::Options {
+            db: crate::history_cmd::db_path(args.db)?,
+            server: args.server,
+            ascii: args.ascii,
+            pace_ms: args.pace_ms,
+        });
+    }
+    let rules_name = args.rules.as_deref().unwrap_or("guobiao");
+    let mut rules = RuleSet::preset(rules_name).ok_or_else(|| {
         io::Error::other(format!(
             "unknown rule set '{}' (known: {})",
-            args.rules,
+            rules_name,
             RuleSet::preset_names().join(", ")
         ))
     })?;
@@ -159,18 +164,11 @@ pub fn run(args: Args) -> io::Result<()> {
         rules,
         seed,
         seed_from_clock,
-        level: args.level,
+        level: args.level.unwrap_or(Level::Normal),
         unfinished: unfinished_path(&db),
         resume: args.resume,
-        face: TileFace::choose(args.ascii),
         resume_command,
-        clock: args.clock,
     };
-    let interactive =
-        args.script.is_none() && io::stdin().is_terminal() && io::stdout().is_terminal();
-    if interactive {
-        return tui::run(setup, store);
-    }
     let input: Box<dyn BufRead> = match script {
         Some(f) => Box::new(BufReader::new(f)),
         None => Box::new(io::stdin().lock()),

@@ -1,6 +1,6 @@
 //! `tongcheng play --online`: a seat at a table the server hosts, moves as lines.
 //!
-//! Kept apart from the offline game's terminal UI: the online session is the client crate's
+//! Kept apart from the offline line game: the online session is the client crate's
 //! ([`OnlineSession`]), the server owns the table and the clock. Moves use the scripted
 //! game's words (`discard 5m`, `pung`, `pass`, `win`, `hint`, ...). When stdin ends every
 //! remaining decision is answered with its timeout action at once, so a pipe from
@@ -39,7 +39,7 @@ pub fn run(args: Args) -> io::Result<()> {
     let options = OnlineOptions {
         table: args.table.clone(),
         people: Some(args.people),
-        rules: Some(args.rules.clone()),
+        rules: Some(args.rules.clone().unwrap_or_else(|| "guobiao".into())),
         capture_frames: false,
     };
     let (db, token) = play_session(&server, args.db.clone(), false)?;

@@ -83,7 +83,8 @@ fn open_table(
                 path.display()
             )?;
             writeln!(out, "  {}", describe_unfinished(&u))?;
-            // Saved by the TUI with its clock: lines are read without one.
+            // Saved by an earlier version's full-screen game with its clock: lines are read
+            // without one.
             t.set_clock(Clock::Off);
             t
         }

@@ -76,12 +76,6 @@ impl Store {
             .map_err(|e| e.to_string())
     }
 
-    /// Hands stored in the whole history (tests).
-    #[cfg(test)]
-    pub fn db_hands(&self) -> u64 {
-        self.db.count_hands().unwrap_or(0)
-    }
-
     /// Marks the match finished with the final scores.
     pub fn finish_match(&mut self, t: &Table) -> Result<(), String> {
         let Some(m) = self.match_id else {
@@ -160,13 +154,6 @@ impl KeptMatch {
         self.ours = true;
     }
 
-    /// Deletes the save (the player discarded it).
-    pub fn discard(&mut self) -> Result<(), String> {
-        remove_unfinished(&self.path)?;
-        self.ours = false;
-        Ok(())
-    }
-
     /// Brings the save up to date with `t` (the history's match row `match_id`).
     pub fn keep(&mut self, t: &Table, match_id: Option<i64>) -> Result<Kept, String> {
         if t.is_over() {
@@ -238,12 +225,10 @@ mod tests {
         // Another session's match finds the file taken and leaves it.
         let other = KeptMatch::new(path.clone()).keep(&t, None);
         assert_eq!(other, Ok(Kept::OtherMatchThere));
-        // Resumed from it, the file is ours again; discarding removes it.
+        // Resumed from it, the file is ours again.
         let mut resumed = KeptMatch::new(path.clone());
         resumed.adopt();
         assert_eq!(resumed.keep(&t, Some(4)), Ok(Kept::Saved));
-        resumed.discard().unwrap();
-        assert!(!path.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -2,11 +2,9 @@
 //! core's [`tongcheng_core::table::Table`], which runs the bots; this layer only names the
 //! players for the screen and keeps the save file's shape.
 //!
-//! Both front ends (the TUI and the scripted mode) drive a [`Table`] the same way: call
-//! [`Table::advance`] until it hands back the human's decision or the end of the hand, answer
-//! with [`Table::apply_human`], and move on with [`Table::next_hand`]. Time limits, timeouts
-//! and 托管 are the core table's clock ([`Clock`]); the scripted mode runs it off, the TUI
-//! passes its time in.
+//! The line game drives a [`Table`]: call [`Table::advance`] until it hands back the human's
+//! decision or the end of the hand, answer with [`Table::apply_human`], and move on with
+//! [`Table::next_hand`]. It runs the core table's clock ([`Clock`]) off.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -281,30 +279,6 @@ impl Table {
     /// The human's answer at `now_ms`; refused (and nothing changes) when illegal.
     pub fn apply_human(&mut self, action: Action, now_ms: u64) -> Result<(), GameError> {
         self.t.act(HUMAN, action, now_ms).map(|_| ())
-    }
-
-    /// Milliseconds the human has left for the pending decision; `None` when untimed.
-    pub fn remaining_ms(&self, now_ms: u64) -> Option<u64> {
-        self.t.remaining_ms(HUMAN, now_ms)
-    }
-
-    /// The human's seat is on 托管 (two timeouts in a row).
-    pub fn auto_play(&self) -> bool {
-        self.t.auto_play(HUMAN)
-    }
-
-    /// The human takes the seat back from 托管 (or hands it over); true when that changed.
-    pub fn set_auto_play(&mut self, on: bool) -> bool {
-        self.t.set_auto_play(HUMAN, on)
-    }
-
-    /// Stops the human's clock (a hint, a chooser or a question is open), or starts it again.
-    pub fn set_clock_paused(&mut self, paused: bool, now_ms: u64) {
-        if paused {
-            self.t.pause_clock(now_ms);
-        } else {
-            self.t.resume_clock(now_ms);
-        }
     }
 
     /// Books the finished hand and deals the next; false once the match is over (or while

@@ -1,5 +1,5 @@
-//! Plain-text rendering of the table, the events, hints, results and standings: what scripted
-//! play prints, and the words the TUI reuses. Tiles are in notation; every line fits in 80
+//! Plain-text rendering of the table, the events, hints, results and standings: what the line
+//! game prints. Tiles are in notation; every line fits in 80
 //! columns (wrapped with an indent), so a transcript reads well in any terminal or file.
 
 use tongcheng_core::describe;

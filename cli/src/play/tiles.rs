@@ -33,27 +33,6 @@ impl TileFace {
             TileFace::Notation => t.to_string(),
         }
     }
-
-    /// Cells a tile takes in a row of separate tiles: a glyph and a space, or notation and a
-    /// space.
-    pub fn cells(self) -> usize {
-        match self {
-            TileFace::Glyph => 2,
-            TileFace::Notation => 3,
-        }
-    }
-
-    /// The tile padded to `cells` terminal cells (its own width plus a space at least), so
-    /// rows of tiles line up whatever the glyph's width.
-    pub fn padded(self, t: Tile, cells: usize) -> String {
-        let s = self.text(t);
-        let w = match self {
-            TileFace::Glyph => glyph_width(t),
-            TileFace::Notation => 2,
-        };
-        // At least one space after every tile, so a wide 🀄 never touches its neighbour.
-        format!("{s}{}", " ".repeat(cells.saturating_sub(w).max(1)))
-    }
 }
 
 /// Text for a terminal that shows ASCII only (`--ascii`, or a locale that is not UTF-8):
@@ -153,13 +132,7 @@ pub fn locale_is_utf8(var: impl Fn(&str) -> Option<String>) -> bool {
 /// The Unicode mahjong tile for `t` (shared with the phone shells).
 pub use tongcheng_core::describe::glyph;
 
-/// Terminal cells a glyph takes: 🀄 has emoji presentation (East Asian Wide), the rest of the
-/// block is narrow.
-pub fn glyph_width(t: Tile) -> usize {
-    if t == Tile::RED { 2 } else { 1 }
-}
-
-/// Which colour family a tile belongs to (the TUI maps it to a terminal colour).
+/// Which colour family a tile belongs to (the terminal face maps it to a colour).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hue {
     Red,
@@ -257,14 +230,5 @@ mod tests {
             ("LANG", "en_US.UTF-8")
         ])));
         assert!(!locale_is_utf8(env(&[])));
-    }
-
-    #[test]
-    fn padding_gives_every_tile_the_same_width() {
-        assert_eq!(TileFace::Glyph.padded(t("7z"), 3), "🀄 ");
-        assert_eq!(TileFace::Glyph.padded(t("1m"), 3), "🀇  ");
-        assert_eq!(TileFace::Notation.padded(t("1m"), 3), "1m ");
-        assert_eq!(TileFace::Glyph.padded(t("7z"), 2), "🀄 ");
-        assert_eq!(TileFace::Glyph.padded(t("1m"), 2), "🀇 ");
     }
 }

@@ -4,6 +4,7 @@
 mod play_support;
 
 mod botzone;
+mod face;
 mod fan_input;
 mod history_guards;
 mod net_sync;

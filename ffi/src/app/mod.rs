@@ -23,6 +23,7 @@ use tongcheng_client::{Identity, LockExt};
 use crate::TongchengError;
 use crate::online::KeyVault;
 
+pub use store::HISTORY as HISTORY_FILE;
 pub use tongcheng_app::Sound;
 
 /// What only the platform does for the model. Called on the model's thread: post to the

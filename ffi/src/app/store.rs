@@ -12,7 +12,8 @@ use tongcheng_core::seat::Seat;
 
 use crate::TongchengError;
 
-pub(super) const HISTORY: &str = "history.sqlite3";
+/// The history database's name in the app's folder (the one `tongcheng history` reads).
+pub const HISTORY: &str = "history.db";
 const MATCH: &str = "match.json";
 const SETTINGS: &str = "settings.json";
 

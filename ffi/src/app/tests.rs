@@ -143,7 +143,7 @@ fn a_hand_against_bots_is_played_by_taps_kept_in_the_history_and_continued_after
     assert_eq!(list.hands.len(), 1, "the hand is in the history database");
     app.shutdown();
     drop(app);
-    assert!(dir.join("history.sqlite3").exists());
+    assert!(dir.join("history.db").exists());
 
     // Opened again: the kept match is offered; a tap after shutdown is dropped quietly.
     let again = Arc::new(Shell::default());
@@ -169,7 +169,7 @@ fn a_hand_against_bots_is_played_by_taps_kept_in_the_history_and_continued_after
 #[test]
 fn an_unreadable_history_is_kept_aside_and_the_home_screen_says_so() {
     let dir = dir("aside");
-    std::fs::write(dir.join("history.sqlite3"), "not a database").unwrap();
+    std::fs::write(dir.join("history.db"), "not a database").unwrap();
     let shell = Arc::new(Shell::default());
     let app = open(&dir, &shell);
     let (_, home) = shell.wait(0, |v| matches!(v, View::Home(_)));

@@ -140,7 +140,7 @@ fun appModelTests() {
             m.press(replay, replay.v1.controls[2].name)
             screen.await("a step on") { it is View.Replay && it.v1.stepLabel != replay.v1.stepLabel }
         }
-        check(File(dir, "history.sqlite3").exists() && File(dir, "match.json").exists()) { "${dir.list()?.toList()}" }
+        check(File(dir, "history.db").exists() && File(dir, "match.json").exists()) { "${dir.list()?.toList()}" }
         // The app opens again where it was: the match to continue, the hand in the history.
         val again = Screen()
         appModel(dir, again).use { m ->
@@ -182,13 +182,13 @@ fun appModelTests() {
 
     test("a damaged history file is kept aside, a new one begun, and the home screen says so") {
         val dir = tempDir("damaged")
-        File(dir, "history.sqlite3").writeText("not a database")
+        File(dir, "history.db").writeText("not a database")
         val screen = Screen()
         appModel(dir, screen).use { m ->
             val home = screen.await("home") { it is View.Home } as View.Home
             check(home.v1.notice?.contains("另存") == true) { "notice: ${home.v1.notice}" }
         }
-        val aside = dir.listFiles()!!.filter { it.name.startsWith("history.sqlite3.") && it.name != "history.sqlite3" }
+        val aside = dir.listFiles()!!.filter { it.name.startsWith("history.db.") && it.name != "history.db" }
         check(aside.any { it.readText() == "not a database" }) { "kept aside: ${dir.list()?.toList()}" }
         dir.deleteRecursively()
     }

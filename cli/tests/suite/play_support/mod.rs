@@ -32,7 +32,9 @@ pub fn command(dir: &Path, args: &[&str]) -> Command {
         .current_dir(dir)
         .env("HOME", dir)
         .env_remove("XDG_DATA_HOME")
-        .env("LANG", "C");
+        .env("LANG", "C")
+        // The app's wait for a line's button: a test's wrong line fails at once.
+        .env("TONGCHENG_LINE_WAIT_MS", "3000");
     c
 }
 
@@ -130,6 +132,20 @@ impl Session {
                     table,
                     on_timeout: rest.trim_end_matches(')').to_string(),
                 });
+            }
+        }
+    }
+
+    /// Reads until a line containing `text`; the lines read, that one last (`None` once the
+    /// program has ended without it).
+    pub fn wait_for(&mut self, text: &str) -> Option<Vec<String>> {
+        let mut seen = Vec::new();
+        loop {
+            let l = self.line()?;
+            let found = l.contains(text);
+            seen.push(l);
+            if found {
+                return Some(seen);
             }
         }
     }
