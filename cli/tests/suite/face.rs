@@ -1,10 +1,14 @@
 //! `tongcheng play` as the app: the phones' app model drawn in the terminal, played through
 //! a pipe by buttons' names and keys.
 
+use std::path::Path;
+
+use tongcheng_test_support::{ServerProcess, server_beside};
+
 use crate::play_support::{Session, command, stdout, temp_dir};
 
 /// The app with its files in `dir` and bots moving every few milliseconds.
-fn app(dir: &std::path::Path) -> Session {
+fn app(dir: &Path) -> Session {
     Session::start(dir, &["play", "--db", "data/history.db", "--pace-ms", "2"])
 }
 
@@ -109,5 +113,55 @@ fn a_history_not_named_history_db_is_refused() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("history.db"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn with_a_server_it_signs_in_by_itself_and_plays_a_quick_match_with_a_verified_wall() {
+    let dir = temp_dir("face-online");
+    let Some(bin) = server_beside(Path::new(crate::play_support::BIN)) else {
+        eprintln!("SKIPPED: tongcheng-server is not built next to tongcheng");
+        return;
+    };
+    let store = format!("sqlite:{}", dir.join("server.db").display());
+    // The queue fills with the server's bots at once; a match is one hand.
+    let server = ServerProcess::start(
+        &bin,
+        &[
+            "--database",
+            &store,
+            "--bot-fill-ms",
+            "0",
+            "--match-hands",
+            "1",
+        ],
+    );
+    let url = server.url().to_string();
+    let mut s = Session::start(
+        &dir,
+        &[
+            "play",
+            "--db",
+            "data/history.db",
+            "--pace-ms",
+            "2",
+            "--server",
+            &url,
+        ],
+    );
+    s.wait_for("已登录").expect("signed in with the device key");
+    s.send("快速匹配");
+    let table = s.wait_for("[6]提示").expect("a table of the server's bots");
+    assert!(table.iter().any(|l| l.contains("[2]碰")), "{table:?}");
+    s.send("托管");
+    let result = s.wait_for("结算").expect("the hand's result");
+    let more = s.wait_for("[Esc]").unwrap_or_default();
+    let text = [result, more].concat().join("\n");
+    assert!(text.contains("牌墙已验证"), "{text}");
+    let (ok, _) = s.finish();
+    assert!(ok);
+    // The key the app signed in with is the command line's: `tongcheng login` is the same
+    // account.
+    assert!(dir.join("data/history.db.key").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
