@@ -328,7 +328,7 @@ impl App {
                 }
             }
             (Screen::Room, Tap::OpenRoom) => {
-                let preset = self.settings.preset.clone();
+                let preset = self.room_preset();
                 let people = self.room_form.people;
                 self.seek(Seek::OpenRoom { preset, people }, fx);
             }
@@ -573,7 +573,7 @@ impl App {
             (Screen::Settings, _) => View::Settings(self.settings_view()),
             (Screen::Link, _) => View::Link(self.link_form.view(&self.online, self.settings.lang)),
             (Screen::Room, _) => View::Room(self.room_form.view(
-                &self.settings.preset,
+                &self.room_preset(),
                 self.online.token().is_some(),
                 lang,
             )),
@@ -686,6 +686,16 @@ impl App {
             start: Button::new(Text::Start.get(lang), true, Tap::Start),
             back: Button::new(Text::Back.get(lang), true, Tap::Back),
         }
+    }
+
+    /// The rules a new 好友房 plays: the chosen preset, with 飘 before every hand when it
+    /// is chosen and the rules have it (`…-piao`).
+    fn room_preset(&self) -> String {
+        let preset = &self.settings.preset;
+        RuleSet::preset(preset)
+            .filter(|_| self.settings.piao)
+            .and_then(RuleSet::with_piao_each_hand)
+            .map_or_else(|| preset.clone(), |r| r.name)
     }
 
     fn settings_view(&self) -> SettingsView {

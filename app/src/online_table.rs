@@ -335,6 +335,8 @@ impl OnlineTable {
                 OnlineUpdate::Committed { .. }
                 | OnlineUpdate::Event { .. }
                 | OnlineUpdate::AutoPlay { .. }
+                | OnlineUpdate::PiaoAsked { .. }
+                | OnlineUpdate::Piao { .. }
                 | OnlineUpdate::Disconnected { .. } => {}
             }
         }
@@ -396,6 +398,10 @@ impl OnlineTable {
     pub(crate) fn tap(&mut self, tap: &Tap, fx: &mut Vec<Effect>) -> Option<Sound> {
         let id = self.socket.filter(|_| self.open)?;
         let stream = self.stream.as_mut()?;
+        if let Tap::Piao { stake } = tap {
+            fx.push(send(id, &stream.piao(*stake)?));
+            return None;
+        }
         let legal = stream
             .decision()
             .map(|(_, d)| d.legal.clone())
@@ -517,10 +523,11 @@ impl OnlineTable {
         let parts = TableParts {
             hint: self.hint.as_ref(),
             choosing: &self.choosing,
-            piao_asked: false,
+            // On 托管 the server stakes nothing for him: nothing to ask.
+            piao_asked: stream.piao_asked() && !stream.auto_play(),
             countdown_secs: stream
                 .deadline()
-                .filter(|_| view.decision.is_some())
+                .filter(|_| view.decision.is_some() || stream.piao_asked())
                 .map(|at| (at.saturating_sub(self.now)).div_ceil(1000) as u32),
             auto_play: stream.auto_play(),
             auto_play_open: self.open,
@@ -529,7 +536,12 @@ impl OnlineTable {
                 self.player_at(stream, Seat(s as u8))
                     .map_or(0, |p| stream.scores()[p])
             }),
-            piao_shown: [None; 4],
+            // Each seat's 飘 from the player's own, once the server revealed them.
+            piao_shown: std::array::from_fn(|k| {
+                stream
+                    .piao_stakes()
+                    .map(|stakes| stakes[(v.seat.index() + k) % 4])
+            }),
         };
         let mut table = table_view(&view, &parts, lang);
         if let Some(code) = &self.room {

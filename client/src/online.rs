@@ -258,6 +258,15 @@ impl OnlineSession {
         self.send(answer)
     }
 
+    /// This hand's 飘, when the server asks for it; false when nothing is asked now.
+    pub fn piao(&self, stake: u8) -> Result<bool, ClientError> {
+        let msg = lock(&self.shared).stream.piao(stake);
+        match msg {
+            Some(m) => self.send(m).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
     /// Sends a message as it is (tests send what a hostile client would).
     pub fn send(&self, msg: ClientMsg) -> Result<(), ClientError> {
         self.ctl

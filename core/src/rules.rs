@@ -511,7 +511,8 @@ impl RuleSet {
         }
     }
 
-    /// A preset by name.
+    /// A preset by name; a Tongcheng one with `-piao` (`tongcheng-dianpao-piao`) has 飘
+    /// chosen before every hand.
     pub fn preset(name: &str) -> Option<RuleSet> {
         match name {
             "guobiao" | "mcr" => Some(RuleSet::guobiao()),
@@ -522,7 +523,12 @@ impl RuleSet {
                 Some(RuleSet::tongcheng_dianpao())
             }
             "tongcheng-paofeng" | "tongcheng_paofeng" => Some(RuleSet::tongcheng_paofeng()),
-            _ => None,
+            // A Tongcheng preset with 飘 chosen before every hand (`with_piao_each_hand`).
+            _ => name
+                .strip_suffix("-piao")
+                .filter(|base| !base.ends_with("-piao"))
+                .and_then(RuleSet::preset)
+                .and_then(RuleSet::with_piao_each_hand),
         }
     }
 
@@ -732,6 +738,21 @@ mod tests {
             assert!(RuleSet::preset_names().contains(&r.name.as_str()));
         }
         assert_eq!(RuleSet::hangzhou_mil().hangzhou_scoring().unwrap().cap, 4);
+    }
+
+    #[test]
+    fn a_tongcheng_preset_named_with_piao_chooses_it_each_hand_and_no_other_does() {
+        let r = RuleSet::preset("tongcheng-paofeng-piao").unwrap();
+        assert_eq!(r.name, "tongcheng-paofeng-piao");
+        assert_eq!(r.piao, Piao::Chosen([0; 4]));
+        assert_eq!(
+            Some(r),
+            RuleSet::tongcheng_paofeng().with_piao_each_hand(),
+            "the same rules as with_piao_each_hand"
+        );
+        for name in ["guobiao-piao", "tongcheng-dianpao-piao-piao", "-piao"] {
+            assert!(RuleSet::preset(name).is_none(), "{name}");
+        }
     }
 
     #[test]

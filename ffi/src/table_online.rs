@@ -41,6 +41,15 @@ pub enum OnlineUpdateModel {
     AutoPlay {
         on: bool,
     },
+    /// 飘 is asked before hand `hand` starts (the rules ask it before every hand).
+    PiaoAsked {
+        hand: u32,
+    },
+    /// Every seat's 飘 on hand `hand`, by seat.
+    Piao {
+        hand: u32,
+        stakes: Vec<u8>,
+    },
     /// A hand ended. `fair` is false when its wall does not verify; `problem` says why.
     HandEnd {
         hand: u32,
@@ -114,6 +123,11 @@ fn update(u: OnlineUpdate, you: Option<Seat>) -> OnlineUpdateModel {
             pending: PendingModel::of(&decision),
         },
         OnlineUpdate::AutoPlay { on } => OnlineUpdateModel::AutoPlay { on },
+        OnlineUpdate::PiaoAsked { hand } => OnlineUpdateModel::PiaoAsked { hand },
+        OnlineUpdate::Piao { hand, stakes } => OnlineUpdateModel::Piao {
+            hand,
+            stakes: stakes.to_vec(),
+        },
         OnlineUpdate::HandEnd {
             hand,
             record,

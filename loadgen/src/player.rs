@@ -281,8 +281,11 @@ impl Table<'_> {
                     c.error(format!("error frame {code:?}: {message}"));
                 }
                 OnlineUpdate::Disconnected { reason } => return Err(reason),
+                // The load's presets do not ask 飘 (a table that did would stake 0 for it).
                 OnlineUpdate::Joined { .. }
                 | OnlineUpdate::Committed { .. }
+                | OnlineUpdate::PiaoAsked { .. }
+                | OnlineUpdate::Piao { .. }
                 | OnlineUpdate::AutoPlay { on: false } => {}
             }
         }

@@ -17,7 +17,7 @@ use tongcheng_core::game::{Action, Decision, DecisionKind, Event};
 use tongcheng_core::history::HistoryStore;
 use tongcheng_core::protocol::ErrorCode;
 use tongcheng_core::record::rule_differences;
-use tongcheng_core::rules::RuleSet;
+use tongcheng_core::rules::{MAX_PIAO, RuleSet};
 use tongcheng_core::seat::Seat;
 
 use super::Args;
@@ -147,6 +147,18 @@ pub fn run(args: Args) -> io::Result<()> {
                     "auto-play off"
                 }
             )?,
+            OnlineUpdate::PiaoAsked { hand } => writeln!(
+                out,
+                "hand {}: your 飘? type a stake 0–{MAX_PIAO} (none in time: 0)",
+                hand + 1
+            )?,
+            OnlineUpdate::Piao { stakes, .. } => {
+                let line: Vec<String> = Seat::ALL
+                    .iter()
+                    .map(|s| format!("{s} {}", stakes[s.index()]))
+                    .collect();
+                writeln!(out, "飘: {}", line.join(", "))?;
+            }
             OnlineUpdate::HandEnd {
                 hand,
                 record,
@@ -247,6 +259,12 @@ fn command(
     face: TileFace,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    // A number while 飘 is asked: the stake.
+    if let Ok(stake) = line.trim().parse::<u8>()
+        && session.piao(stake).map_err(other)?
+    {
+        return writeln!(out, "you: 飘 {stake}");
+    }
     let cmd = match parse(line) {
         Ok(Some(c)) => c,
         Ok(None) => return Ok(()),

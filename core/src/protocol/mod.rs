@@ -67,6 +67,12 @@ pub enum ClientMsg {
         decision: u64,
         action: Action,
     },
+    /// 飘: this seat's stake on hand `hand` (0 to [`crate::rules::MAX_PIAO`]), answering
+    /// [`ServerMsg::PiaoAsk`] before the hand's first move.
+    Piao {
+        hand: u32,
+        stake: u8,
+    },
     /// Ready for the next hand.
     Ready,
     /// 托管 on or off: on, the server's stand-in plays this seat's decisions at once (the
@@ -210,6 +216,21 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
     },
+    /// 飘 each hand (the rules' `Piao::Chosen`): the hand is dealt and waits for every
+    /// person's stake ([`ClientMsg::Piao`]; none by the deadline, or on 托管: 0). It carries
+    /// the seat's view, so the hand can be drawn while the stake is chosen.
+    PiaoAsk {
+        seq: u64,
+        hand: u32,
+        view: Box<SeatView>,
+        deadline_ms: u64,
+    },
+    /// Every seat's 飘 on hand `hand`, by seat: the stakes are in and the hand starts.
+    Piao {
+        seq: u64,
+        hand: u32,
+        stakes: [u8; 4],
+    },
     /// In resent frames (a reconnect), the place of a frame a later one made unnecessary: a
     /// decision answered or timed out since, or an event of a hand whose end (with the whole
     /// record) follows. The stream stays gap-free without the server keeping, and resending,
@@ -246,6 +267,8 @@ impl ServerMsg {
             | ServerMsg::Decision { seq, .. }
             | ServerMsg::Superseded { seq }
             | ServerMsg::AutoPlay { seq, .. }
+            | ServerMsg::PiaoAsk { seq, .. }
+            | ServerMsg::Piao { seq, .. }
             | ServerMsg::MatchEnd { seq, .. } => Some(*seq),
             ServerMsg::HandEnd(h) => Some(h.seq),
             ServerMsg::Welcome { .. }

@@ -73,6 +73,15 @@ pub enum OnlineUpdate {
     AutoPlay {
         on: bool,
     },
+    /// 飘 is asked before hand `hand` starts: answer with [`SeatStream::piao`].
+    PiaoAsked {
+        hand: u32,
+    },
+    /// Every seat's 飘 on hand `hand`, by seat: the hand starts.
+    Piao {
+        hand: u32,
+        stakes: [u8; 4],
+    },
     /// A hand ended; `fair` says whether it verified.
     HandEnd {
         hand: u32,
@@ -133,6 +142,10 @@ struct HandSeen {
     contribution: Option<Contribution>,
     refused: bool,
     events: Vec<(u32, Event)>,
+    /// 飘 asked of this seat and not answered yet.
+    piao_asked: bool,
+    /// Every seat's 飘 this hand, by seat, once the server revealed them.
+    piao: Option<[u8; 4]>,
 }
 
 /// One seat's stream: the state a shell reads, fed by the driver.
@@ -265,6 +278,27 @@ impl SeatStream {
         Ok(msg)
     }
 
+    /// This hand's 飘, when the server asked for it and it is not answered yet.
+    pub fn piao(&mut self, stake: u8) -> Option<ClientMsg> {
+        if !std::mem::take(&mut self.seen.piao_asked) {
+            return None;
+        }
+        Some(ClientMsg::Piao {
+            hand: self.seen.hand,
+            stake,
+        })
+    }
+
+    /// 飘 is asked of this seat (and not answered yet).
+    pub fn piao_asked(&self) -> bool {
+        self.seen.piao_asked
+    }
+
+    /// Every seat's 飘 this hand, by seat, once revealed.
+    pub fn piao_stakes(&self) -> Option<[u8; 4]> {
+        self.seen.piao
+    }
+
     /// 托管 on or off, asked of the server (its [`ServerMsg::AutoPlay`] says when it took).
     pub fn set_auto_play(&mut self, on: bool) -> ClientMsg {
         ClientMsg::AutoPlay { on }
@@ -365,6 +399,8 @@ impl SeatStream {
                     contribution,
                     refused: false,
                     events: Vec::new(),
+                    piao_asked: false,
+                    piao: None,
                 };
                 self.view = None;
                 self.view_events = 0;
@@ -405,6 +441,32 @@ impl SeatStream {
             ServerMsg::AutoPlay { on, .. } => {
                 self.auto_play = on;
                 updates.push(OnlineUpdate::AutoPlay { on });
+            }
+            ServerMsg::PiaoAsk {
+                hand,
+                view,
+                deadline_ms,
+                ..
+            } => {
+                if hand == self.seen.hand {
+                    // Resent after a reconnect once the stakes are out: nothing to answer.
+                    self.seen.piao_asked = self.seen.piao.is_none();
+                }
+                self.view = Some(*view);
+                self.view_events = self.seen.events.last().map_or(0, |(i, _)| i + 1);
+                self.decision = None;
+                self.deadline = Some(now + deadline_ms);
+                updates.push(OnlineUpdate::PiaoAsked { hand });
+            }
+            ServerMsg::Piao { hand, stakes, .. } => {
+                if hand == self.seen.hand {
+                    self.seen.piao = Some(stakes);
+                    self.seen.piao_asked = false;
+                    if let Some(v) = self.view.as_mut() {
+                        v.rules.piao = crate::rules::Piao::Chosen(stakes);
+                    }
+                }
+                updates.push(OnlineUpdate::Piao { hand, stakes });
             }
             ServerMsg::HandEnd(end) => {
                 let fair = self.check_hand(&end.record, end.hand, end.seat);
@@ -562,6 +624,16 @@ mod tests {
         .to_json()
     }
 
+    fn commit(seq: u64, hand: u32) -> String {
+        ServerMsg::Commit {
+            seq,
+            hand,
+            commitment: Bytes32([hand as u8 + 1; 32]),
+            deadline_ms: 100,
+        }
+        .to_json()
+    }
+
     #[test]
     fn the_stream_drops_doubles_and_counts_gaps() {
         let mut s = SeatStream::new(OnlineOptions::default(), [7; 32]);
@@ -580,15 +652,55 @@ mod tests {
     }
 
     #[test]
+    fn piao_asked_is_answered_once_and_the_stakes_show_when_revealed() {
+        use crate::game::{Game, HandSetup};
+        let mut s = SeatStream::new(OnlineOptions::default(), [7; 32]);
+        s.receive(&commit(1, 0), 0);
+        assert!(!s.piao_asked());
+        assert_eq!(s.piao(3), None, "nothing is asked yet");
+        let rules = RuleSet::tongcheng_dianpao().with_piao_each_hand().unwrap();
+        let game = Game::new(HandSetup {
+            rules,
+            seed: crate::wall::Seed([5; 32]),
+            dealer: Seat(0),
+            prevalent: crate::seat::Wind::East,
+            dealer_level: 0,
+        });
+        let ask = ServerMsg::PiaoAsk {
+            seq: 2,
+            hand: 0,
+            view: Box::new(game.view(Seat(0))),
+            deadline_ms: 15_000,
+        };
+        let step = s.receive(&ask.to_json(), 1_000);
+        assert_eq!(step.updates, [OnlineUpdate::PiaoAsked { hand: 0 }]);
+        assert!(
+            s.piao_asked() && s.view().is_some(),
+            "the dealt hand can be drawn"
+        );
+        assert_eq!(s.deadline(), Some(16_000));
+        assert_eq!(s.piao(2), Some(ClientMsg::Piao { hand: 0, stake: 2 }));
+        assert_eq!(s.piao(4), None, "answered once");
+        let reveal = ServerMsg::Piao {
+            seq: 3,
+            hand: 0,
+            stakes: [2, 0, 1, 0],
+        };
+        s.receive(&reveal.to_json(), 1_500);
+        assert_eq!(s.piao_stakes(), Some([2, 0, 1, 0]));
+        assert_eq!(
+            s.view().unwrap().rules.piao,
+            crate::rules::Piao::Chosen([2, 0, 1, 0])
+        );
+        // A new hand forgets them.
+        s.receive(&commit(4, 1), 2_000);
+        assert_eq!(s.piao_stakes(), None);
+    }
+
+    #[test]
     fn a_commitment_is_answered_with_a_fresh_contribution_and_garbage_is_an_error() {
         let mut s = SeatStream::new(OnlineOptions::default(), [7; 32]);
-        let commit = ServerMsg::Commit {
-            seq: 1,
-            hand: 0,
-            commitment: Bytes32([1; 32]),
-            deadline_ms: 100,
-        };
-        let step = s.receive(&commit.to_json(), 0);
+        let step = s.receive(&commit(1, 0), 0);
         let [
             ClientMsg::Contribute {
                 hand: 0,

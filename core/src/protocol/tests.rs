@@ -204,6 +204,17 @@ fn server_messages_round_trip_and_seats_are_bounded() {
             deadline_ms: None,
         },
         ServerMsg::AutoPlay { seq: 5, on: true },
+        ServerMsg::PiaoAsk {
+            seq: 4,
+            hand: 0,
+            view: Box::new(t.view(0)),
+            deadline_ms: 15_000,
+        },
+        ServerMsg::Piao {
+            seq: 4,
+            hand: 0,
+            stakes: [2, 0, 1, 0],
+        },
         ServerMsg::HandEnd(Box::new(HandEnd {
             seq: 6,
             hand: 0,

@@ -17,6 +17,8 @@ pub struct OnlineConfig {
     pub match_hands: Option<u8>,
     /// Time for people to send their wall contributions.
     pub contribute_ms: u64,
+    /// Time for people to choose their 飘 before a hand where the rules ask it.
+    pub piao_ms: u64,
     /// Pause between hands unless every person says ready sooner.
     pub ready_ms: u64,
     /// Time for a table's people to arrive before bots take the empty seats.
@@ -53,6 +55,7 @@ impl Default for OnlineConfig {
             rules: None,
             match_hands: None,
             contribute_ms: 3_000,
+            piao_ms: 15_000,
             ready_ms: 10_000,
             lobby_ms: 120_000,
             auth_ms: 10_000,

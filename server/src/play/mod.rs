@@ -119,7 +119,9 @@ impl Online {
             (Some(r), _) => return Ok(r.clone()),
             (None, None) => RuleSet::default(),
             (None, Some(name)) => {
-                if !self.accepted_rules.contains(&name) {
+                // A Tongcheng preset played with 飘 before every hand is that preset's.
+                let base = name.strip_suffix("-piao").unwrap_or(&name);
+                if !self.accepted_rules.iter().any(|a| a == base) {
                     return Err((
                         ErrorCode::RulesNotAccepted,
                         format!("rules '{}' are not played here", crate::error::clip(&name)),

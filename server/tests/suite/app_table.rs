@@ -412,3 +412,83 @@ fn online_auto_play_asked_from_the_table_plays_the_hand_out_by_the_servers_stand
     // On 托管 nobody waits for his 下一局: the match plays on, every hand kept.
     assert!(p.hands_kept >= 1);
 }
+
+#[test]
+fn a_room_with_piao_asks_each_person_the_stake_shows_it_and_the_hand_verifies_with_it() {
+    let srv = server();
+    let mut owner = Player::signed_in(&srv.url, 12);
+    let mut friend = Player::signed_in(&srv.url, 13);
+    // 桐城麻将·点炮 with 飘 before every hand, chosen as for a match against bots.
+    owner.tap(Tap::PlayBots);
+    owner.tap(Tap::PickRules {
+        preset: "tongcheng-dianpao".into(),
+    });
+    owner.tap(Tap::PickPiao { each_hand: true });
+    owner.tap(Tap::Back);
+    owner.tap(Tap::FriendsRoom);
+    let View::Room(form) = owner.app.view() else {
+        panic!("the room form: {:?}", owner.app.view())
+    };
+    assert_eq!(form.rules, "桐城麻将·点炮（飘）");
+    owner.tap(Tap::RoomPeople { people: 2 });
+    owner.tap(Tap::OpenRoom);
+    let View::Queue(q) = owner.app.view() else {
+        panic!("waiting: {:?}", owner.app.view())
+    };
+    let code: String = q.status.chars().filter(char::is_ascii_digit).collect();
+    friend.tap(Tap::FriendsRoom);
+    for d in code.bytes() {
+        friend.tap(Tap::Digit { digit: d - b'0' });
+    }
+    friend.tap(Tap::JoinRoom);
+    // Both are asked before anything moves: the table is drawn with the 飘 choices.
+    let until = Instant::now() + Duration::from_secs(30);
+    let asked = |p: &Player| matches!(p.app.view(), View::Table(t) if !t.piao_choices.is_empty());
+    while !(asked(&owner) && asked(&friend)) {
+        assert!(
+            Instant::now() < until,
+            "飘 never asked: {:?}",
+            owner.app.view()
+        );
+        owner.pump();
+        friend.pump();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    for (p, stake) in [(&mut owner, 2u8), (&mut friend, 0)] {
+        let View::Table(t) = p.app.view() else {
+            unreachable!()
+        };
+        assert_eq!(t.status, "本局飘几分？（飘分翻倍计入输赢）");
+        assert!(t.hand.len() >= 13, "the dealt hand is shown");
+        assert_eq!(t.piao_choices.len(), 11, "0 to 10");
+        p.tap(Tap::Piao { stake });
+    }
+    // Each sees every stake once the hand starts: the owner his own 飘2, the friend the
+    // owner's at the owner's seat.
+    let until = Instant::now() + Duration::from_secs(30);
+    let mut seen = [false; 2];
+    while !(owner.at_result() && friend.at_result()) {
+        assert!(Instant::now() < until, "the hand did not end");
+        let mut moved = false;
+        for (i, p) in [&mut owner, &mut friend].into_iter().enumerate() {
+            p.pump();
+            if let View::Table(t) = p.app.view() {
+                assert!(t.piao_choices.is_empty(), "asked once");
+                let piao: Vec<_> = t.seats.iter().map(|s| s.piao.clone()).collect();
+                if piao.iter().all(Option::is_some) {
+                    let mine = if i == 0 { "飘2" } else { "飘0" };
+                    assert_eq!(t.seats[0].piao.as_deref(), Some(mine), "{piao:?}");
+                    seen[i] = true;
+                }
+            }
+            moved |= p.play();
+        }
+        if !moved {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    assert_eq!(seen, [true, true], "both saw the stakes");
+    for p in [&mut owner, &mut friend] {
+        verified_and_home(p);
+    }
+}

@@ -40,8 +40,8 @@ impl TableTask {
         }
         self.wake_ms = Some(clock::now_ms() + ms);
         if self.round.is_some() {
-            self.phase = Phase::Playing;
             self.wake_ms = None;
+            self.ask_piao();
         }
     }
 
@@ -59,8 +59,8 @@ impl TableTask {
         if let Some(t) = self.table.as_mut() {
             t.redeal(proof.wall_seed());
         }
-        self.phase = Phase::Playing;
         self.wake_ms = None;
+        self.ask_piao();
     }
 
     /// The hand's proof: the committed seed and each seat's contribution.

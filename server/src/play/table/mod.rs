@@ -20,6 +20,7 @@
 mod barred;
 mod checkpoint;
 mod fair;
+mod piao;
 mod playing;
 mod rating;
 mod storage;
@@ -96,6 +97,8 @@ pub type OnClose = Box<dyn FnOnce(bool) + Send>;
 enum Phase {
     Lobby,
     Contributing,
+    /// Dealt, waiting for the people's 飘 ([`piao`]).
+    Staking,
     Playing,
     /// A finished hand waits for its checkpoint before anyone is told (several nodes).
     Saving,
@@ -381,6 +384,7 @@ impl TableTask {
             }
             Phase::Lobby => self.start_match(),
             Phase::Contributing => self.deal(),
+            Phase::Staking => self.piao_done(),
             Phase::BetweenHands => self.start_hand(),
             // The next `advance` steps the table at the time now.
             Phase::Playing | Phase::Saving => {}
@@ -434,6 +438,13 @@ impl TableTask {
                     };
                     if !waiting {
                         self.start_hand();
+                        continue;
+                    }
+                    return;
+                }
+                Phase::Staking => {
+                    if !self.piao_waiting() {
+                        self.piao_done();
                         continue;
                     }
                     return;

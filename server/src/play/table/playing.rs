@@ -38,7 +38,7 @@ impl TableTask {
                 // The hand in play was dealt without this seat (a contribution it had sent
                 // would be kept): say so, rather than the general refusal.
                 let dealt_without = hand == self.hand
-                    && matches!(self.phase, Phase::Playing | Phase::Saving)
+                    && matches!(self.phase, Phase::Staking | Phase::Playing | Phase::Saving)
                     && s.contribution.is_none();
                 if dealt_without {
                     s.error(
@@ -61,6 +61,7 @@ impl TableTask {
                     s.contribution = Some(contribution);
                 }
             }
+            ClientMsg::Piao { hand, stake } => self.piao(p, hand, stake),
             ClientMsg::Ready => self.slots[p].ready = true,
             ClientMsg::AutoPlay { on } => self.auto_play(p, on),
             ClientMsg::Leave => {

@@ -34,6 +34,8 @@ pub(super) struct Slot {
     /// The `seq` of this hand's first frame (its commitment).
     hand_start: u64,
     pub(super) contribution: Option<Contribution>,
+    /// This hand's 飘, once the person chose it (rules asking it before every hand).
+    pub(super) piao: Option<u8>,
     pub(super) ready: bool,
     /// Events of this hand already sent.
     pub(super) sent_events: usize,
@@ -63,6 +65,7 @@ impl Slot {
             open_decision: None,
             hand_start: 0,
             contribution: None,
+            piao: None,
             ready: false,
             sent_events: 0,
             decision_sent: None,
@@ -321,7 +324,7 @@ impl TableTask {
     pub(super) fn snapshot(&self, p: usize) -> String {
         let s = &self.slots[p];
         let (view, decision, deadline_ms) = match &self.table {
-            Some(t) if matches!(self.phase, Phase::Playing | Phase::Over) => {
+            Some(t) if matches!(self.phase, Phase::Playing | Phase::Staking | Phase::Over) => {
                 let view = t.view(p);
                 let decision = s.decision_sent.filter(|_| view.decision.is_some());
                 let left = decision.and_then(|_| t.remaining_ms(p, clock::now_ms()));
