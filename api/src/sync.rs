@@ -95,6 +95,16 @@ pub struct UploadResult {
 }
 
 impl UploadResult {
+    /// A refusal in words, as a history keeps it: `code: reason`, or whichever came.
+    pub fn refusal(&self) -> String {
+        match (&self.code, &self.reason) {
+            (Some(c), Some(m)) => format!("{c}: {m}"),
+            (Some(c), None) => c.to_string(),
+            (None, Some(m)) => m.clone(),
+            (None, None) => "refused".into(),
+        }
+    }
+
     /// A refused record.
     pub fn rejected(id: Option<String>, code: RejectCode, reason: impl Into<String>) -> Self {
         UploadResult {

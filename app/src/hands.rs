@@ -11,6 +11,7 @@ use tongcheng_core::Seat;
 use tongcheng_core::record::HandRecord;
 
 use crate::model::{Effect, Event};
+use crate::sync::RefusedHand;
 
 /// One kept hand as the list shows it: who won, how, the player's points and fans.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +104,24 @@ pub struct KeptHand {
     pub played_at: i64,
     pub seat: u8,
     pub record: HandRecord,
+    /// 同步: the server has it (taken, held already, or brought down from it).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub uploaded: bool,
+    /// 同步: the server refused it, in its words (not sent again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+/// The shelf's kept text since 同步: its hands and where the last pull stopped.
+#[derive(Serialize, Deserialize)]
+struct Kept {
+    hands: Vec<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
 }
 
 /// Kept hands in memory, answering the model's history effects: for faces without a
@@ -113,17 +132,31 @@ pub struct Shelf {
     summaries: Vec<HandSummary>,
     /// Entries of the kept text that did not read: left out, never rewritten away.
     unreadable: usize,
+    /// 同步: the server's cursor after the last page pulled.
+    pub(crate) cursor: Option<String>,
 }
 
 impl Shelf {
-    /// The shelf from its kept JSON (an array of [`KeptHand`]); entries that do not read are
+    /// The shelf from its kept JSON (`{"hands": [KeptHand…], "cursor": …}`, or the bare
+    /// array pages kept before 同步); entries that do not read are
     /// counted and skipped, so one damaged hand does not hide the others.
     pub fn from_json(text: &str) -> Shelf {
         let mut shelf = Shelf::default();
-        let Ok(items) = serde_json::from_str::<Vec<serde_json::Value>>(text) else {
+        let kept = serde_json::from_str::<Kept>(text).or_else(|_| {
+            serde_json::from_str::<Vec<serde_json::Value>>(text).map(|hands| Kept {
+                hands,
+                cursor: None,
+            })
+        });
+        let Ok(Kept {
+            hands: items,
+            cursor,
+        }) = kept
+        else {
             shelf.unreadable = usize::from(!text.trim().is_empty());
             return shelf;
         };
+        shelf.cursor = cursor;
         let mut unnumbered = Vec::new();
         for item in items {
             match serde_json::from_value::<KeptHand>(item) {
@@ -165,19 +198,39 @@ impl Shelf {
             played_at,
             seat,
             record,
+            uploaded: false,
+            refused: None,
         });
         id
     }
 
-    fn push(&mut self, h: KeptHand) {
+    pub(crate) fn hands(&self) -> &[KeptHand] {
+        &self.hands
+    }
+
+    pub(crate) fn hands_mut(&mut self) -> &mut [KeptHand] {
+        &mut self.hands
+    }
+
+    pub(crate) fn push(&mut self, h: KeptHand) {
         self.summaries
             .push(HandSummary::of(h.id, h.played_at, &h.record, h.seat));
         self.hands.push(h);
     }
 
-    /// Every kept hand as JSON, for the face to keep (entries that did not read are left out).
+    /// Every kept hand and the pull's cursor as JSON, for the face to keep (entries that did
+    /// not read are left out).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(&self.hands).unwrap_or_else(|_| "[]".into())
+        let hands = self
+            .hands
+            .iter()
+            .filter_map(|h| serde_json::to_value(h).ok())
+            .collect();
+        let kept = Kept {
+            hands,
+            cursor: self.cursor.clone(),
+        };
+        serde_json::to_string(&kept).unwrap_or_else(|_| "[]".into())
     }
 
     /// The answer to a history effect; `None` for the other effects.
@@ -227,6 +280,23 @@ impl Shelf {
                     record: kept.map(|h| Box::new(h.record.clone())),
                 })
             }
+            Effect::LoadSyncStatus => Some(Event::SyncStatus {
+                pending: self
+                    .hands
+                    .iter()
+                    .filter(|h| !h.uploaded && h.refused.is_none())
+                    .count() as u64,
+                refused: self
+                    .hands
+                    .iter()
+                    .filter_map(|h| {
+                        Some(RefusedHand {
+                            record_id: h.record.id.to_string(),
+                            reason: h.refused.clone()?,
+                        })
+                    })
+                    .collect(),
+            }),
             _ => None,
         }
     }

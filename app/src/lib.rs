@@ -32,7 +32,8 @@
 //! the round's walls under the commitment read), the standings with one's own place, and
 //! every finished round's walls checked here against its commitment. 托管 online is asked
 //! of the server. 关联设备 (under 设置): a code shown for the other device, or typed from it.
-//! 同步 on 我的牌局 where the face keeps an outbox (the phones). While the face is idle
+//! 同步 on 我的牌局 where the face keeps an outbox (the phones' database, the browser's shelf
+//! through `shelf_sync`). While the face is idle
 //! ([`Event::Idle`]) the model works out the hint of the player's decision ahead.
 //!
 //! By concern: [`catalogue`] (the words), [`view`] (what a face draws), [`model`] (screens; the
@@ -54,6 +55,7 @@ mod online;
 mod online_table;
 mod replay;
 mod rooms;
+pub mod shelf_sync;
 mod sync;
 mod table;
 mod tournaments;

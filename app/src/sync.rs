@@ -1,9 +1,9 @@
 //! 同步 on 我的牌局: the kept hands uploaded to the server (and those played on the player's
 //! other devices brought down), what is still waiting, and each hand the server refused with
-//! its reason. Only a face whose history keeps an outbox offers it (the phones' database; the
-//! browser's shelf has none) and says so with [`crate::App::enable_sync`]. The face performs
-//! [`Effect::LoadSyncStatus`] and [`Effect::Sync`]; the model decides when and says what
-//! happened.
+//! its reason. Only a face whose history keeps an outbox offers it (the phones' database, the
+//! browser's shelf) and says so with [`crate::App::enable_sync`]. The face performs
+//! [`Effect::LoadSyncStatus`] and [`Effect::Sync`] (the browser through
+//! [`crate::shelf_sync`]); the model decides when and says what happened.
 
 use serde::{Deserialize, Serialize};
 

@@ -151,13 +151,7 @@ pub fn upload(
                     taken.push(p.record_id.clone());
                 }
                 UploadStatus::Rejected => {
-                    let reason = match (r.code, r.reason) {
-                        (Some(c), Some(m)) => format!("{c}: {m}"),
-                        (c, m) => c
-                            .map(|c| c.to_string())
-                            .or(m)
-                            .unwrap_or_else(|| "refused".into()),
-                    };
+                    let reason = r.refusal();
                     if store.mark_rejected(&p.record_id, &reason)? {
                         refused += 1;
                     }

@@ -1,13 +1,15 @@
 // The browser face: draws the app model's view and sends back what is tapped. It decides
 // nothing: every word, every enabled button and every rule comes from the model (Rust,
 // compiled to WebAssembly). What only a page can do is here: its clocks and time zone, its
-// randomness, keeping text in the browser (localStorage: settings, the kept match, the shelf
-// of finished hands, which the model reads and answers from inside), sound, timers to wake
+// randomness, keeping text in the browser (localStorage: settings and the kept match;
+// IndexedDB: the shelf of finished hands, which the model reads and answers from inside,
+// shelf.ts), sound, timers to wake
 // the model, and for the online effects the device key, its signatures and the requests
 // (net.ts).
 
 import init, { WebApp } from "../pkg/tongcheng_web.js";
 import { closeSocket, dropSockets, loadKey, openSocket, request, sendFrame, sign, type Request } from "./net";
+import { keepShelf, loadShelf } from "./shelf";
 import { tileSvg } from "./tiles";
 import "./style.css";
 
@@ -52,6 +54,7 @@ type View =
   | {
       screen: "my_hands"; title: string; stats_rules: Picker; stats: { label: string; value: string }[];
       hands: HandRow[]; notice: string | null; previous: Button; next: Button; page_label: string; back: Button;
+      sync: { title: string; status: string; refused: string[]; sync_now: Button } | null;
     }
   | { screen: "tournaments"; title: string; items: Button[]; empty: string | null; back: Button }
   | {
@@ -117,12 +120,7 @@ function send(event: object): void {
 function perform(e: Effect): void {
   switch (e.effect) {
     case "keep_shelf":
-      try {
-        localStorage.setItem(KEY.hands, e.json);
-      } catch (err) {
-        // Storage full: the new hand is not kept (older ones are never dropped to make room).
-        console.warn("a finished hand could not be kept", err);
-      }
+      keepShelf(e.json, KEY.hands);
       break;
     case "keep_match":
       if (e.saved === null) localStorage.removeItem(KEY.match);
@@ -440,6 +438,14 @@ function drawMyHands(v: Extract<View, { screen: "my_hands" }>): HTMLElement {
     }
     page.append(dl);
   }
+  if (v.sync) {
+    const sync = el("section", "sync");
+    const head = el("div", "sync-head");
+    head.append(el("h2", "", v.sync.title), button(v.sync.sync_now, "btn chip"));
+    sync.append(head, el("p", "sync-status", v.sync.status));
+    for (const r of v.sync.refused) sync.append(el("p", "refused", r));
+    page.append(sync);
+  }
   if (v.notice) page.append(el("p", "notice", v.notice));
   const list = el("ol", "hand-list");
   for (const h of v.hands) {
@@ -551,14 +557,14 @@ function draw(): void {
 }
 
 async function main(): Promise<void> {
-  await init();
+  const [, hands] = await Promise.all([init(), loadShelf(KEY.hands)]);
   const seed = new Uint32Array(2);
   crypto.getRandomValues(seed);
   const settings = localStorage.getItem(KEY.settings) ?? "";
   app = new WebApp(
     settings,
     localStorage.getItem(KEY.match) ?? "",
-    localStorage.getItem(KEY.hands) ?? "",
+    hands,
     seed[0],
     seed[1],
     now(),

@@ -77,6 +77,19 @@ async function quickMatch(page, name) {
   console.log(`${name}: an online hand played by ${clicks} clicks, reconnected once, ${fairness}`);
   await page.getByRole("button", { name: "大厅", exact: true }).click();
   await page.locator("main.home").waitFor();
+  // 我的牌局: the hand is kept, and the first visit's 同步 finds it on the server already.
+  await page.getByRole("button", { name: "我的牌局", exact: true }).click();
+  const synced = page.locator(".sync-status", { hasText: "已同步：上传 1 局" });
+  await synced.waitFor({ timeout: 10_000 });
+  const line = await synced.textContent();
+  if (!line.includes("全部已上传")) fail(`${name}: 同步 says '${line}'`);
+  await page.screenshot({ path: `${out}/${name}-synced.png` });
+  await audit(page, `${name} my hands, synced`);
+  console.log(`${name}: 同步 on 我的牌局: ${line}`);
+  await page.getByRole("button", { name: "立即同步", exact: true }).click();
+  await page.locator(".sync-status", { hasText: "已同步：上传 0 局" }).waitFor({ timeout: 10_000 });
+  await page.getByRole("button", { name: "返回", exact: true }).click();
+  await page.locator("main.home").waitFor();
 }
 
 const results = {};

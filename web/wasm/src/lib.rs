@@ -4,9 +4,11 @@
 //!
 //! The page has no database: its kept hands live on the app crate's [`Shelf`], here, which
 //! answers the model's history effects in Rust; the page only keeps the shelf's text (the
-//! `keep_shelf` effect) and gives it back when it opens.
+//! `keep_shelf` effect) and gives it back when it opens. 同步 runs here too ([`ShelfSync`]):
+//! the model's sync becomes requests the page sends like any other.
 
 use serde_json::Value;
+use tongcheng_app::shelf_sync::{ShelfSync, SyncStep};
 use tongcheng_app::{App, Effect, Event, Settings, Shelf, Tap, View};
 use wasm_bindgen::prelude::*;
 
@@ -16,6 +18,8 @@ use wasm_bindgen::prelude::*;
 pub struct WebApp {
     app: App,
     shelf: Shelf,
+    /// The 同步 in progress, if any.
+    sync: Option<ShelfSync>,
 }
 
 #[wasm_bindgen]
@@ -38,9 +42,11 @@ impl WebApp {
         let seed = u64::from(seed_hi) << 32 | u64::from(seed_lo);
         let mut app = App::new(settings, kept, seed, now_ms.max(0.0) as u64);
         app.set_utc_offset(utc_offset_min);
+        app.enable_sync();
         WebApp {
             app,
             shelf: Shelf::from_json(kept_hands),
+            sync: None,
         }
     }
 
@@ -68,12 +74,26 @@ impl WebApp {
         let mut queue = vec![event];
         // Answers go back in at once: a few rounds at most (a load answered, nothing more).
         while let Some(e) = queue.pop() {
+            // The sync's own answers go to it, not to the model.
+            if let Event::Answered { id, status, body } = &e
+                && let Some(sync) = self.sync.as_mut().filter(|s| s.owns(*id))
+            {
+                let step = sync.answer(&mut self.shelf, *status, body.clone());
+                shelf_changed = true;
+                self.sync_step(step, &mut queue, &mut out);
+                continue;
+            }
             for fx in self.app.update(e) {
                 match &fx {
                     Effect::KeepHand { record, seat } => {
                         let secs = (unix_ms / 1000.0).max(0.0) as i64;
                         self.shelf.keep((**record).clone(), *seat, secs);
                         shelf_changed = true;
+                    }
+                    Effect::Sync { token } => {
+                        let (sync, step) = ShelfSync::start(&self.shelf, token.clone());
+                        self.sync = Some(sync);
+                        self.sync_step(step, &mut queue, &mut out);
                     }
                     _ => match self.shelf.answer(&fx) {
                         Some(answer) => queue.push(answer),
@@ -86,6 +106,17 @@ impl WebApp {
             out.push(serde_json::json!({"effect": "keep_shelf", "json": self.shelf.to_json()}));
         }
         serde_json::to_string(&out).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// A step of the sync: its request goes to the page, its end to the model.
+    fn sync_step(&mut self, step: SyncStep, queue: &mut Vec<Event>, out: &mut Vec<Value>) {
+        match step {
+            SyncStep::Send(request) => out.extend(serde_json::to_value(&request).ok()),
+            SyncStep::Finished(event) => {
+                self.sync = None;
+                queue.push(event);
+            }
+        }
     }
 
     /// The player's language as a BCP 47 tag (the page's `lang`).
