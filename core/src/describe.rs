@@ -132,7 +132,8 @@ pub fn is_quiet(e: &Event, viewer: Seat) -> bool {
     }
 }
 
-/// One line for an event, in English with the Chinese term where players know it by it.
+/// One line for an event, in English with the Chinese term where players know it by it
+/// ([`event_text_zh`]: in 简体中文).
 pub fn event_text(e: &Event, w: &Words) -> String {
     let who = w.who;
     let tile = w.tile;
@@ -238,6 +239,91 @@ pub fn event_text(e: &Event, w: &Words) -> String {
     }
 }
 
+/// One line for an event in 简体中文: the same events as [`event_text`], the seats named by
+/// `w` in Chinese too (你, 东家 …).
+pub fn event_text_zh(e: &Event, w: &Words) -> String {
+    let who = |s: Seat| {
+        if Some(s) == w.viewer {
+            "你".to_string()
+        } else {
+            (w.who)(s)
+        }
+    };
+    let tile = w.tile;
+    match e {
+        Event::DiceRolled { seat, dice, level } => format!(
+            "{} 掷出 {} 和 {}（笃老）：庄家从 {level} 级起",
+            who(*seat),
+            dice[0],
+            dice[1]
+        ),
+        Event::Dealt {
+            seat,
+            tiles: Some(t),
+        } => {
+            let mut t = t.clone();
+            t.sort();
+            let shown: Vec<String> = t.iter().map(|&x| tile(x)).collect();
+            format!("{} 起手 {}（{} 张）", who(*seat), shown.concat(), t.len())
+        }
+        Event::Dealt { seat, .. } => format!("{} 起手", who(*seat)),
+        Event::Drew {
+            seat,
+            tile: Some(x),
+            replacement,
+        } if !x.is_flower() => {
+            let verb = if *replacement { "补牌" } else { "摸到" };
+            format!("{} {verb} {}", who(*seat), tile(*x))
+        }
+        Event::Drew { seat, .. } => format!("{} 摸牌", who(*seat)),
+        Event::Flower { seat, tile: x } => format!("{} 补花 {}", who(*seat), tile(*x)),
+        Event::Discarded {
+            seat,
+            tile: Some(x),
+            face_down,
+        } => {
+            let how = if *face_down { "（暗牌）" } else { "" };
+            format!("{} 打出 {}{how}", who(*seat), tile(*x))
+        }
+        Event::Discarded { seat, .. } => format!("{} 暗打一张（暗牌）", who(*seat)),
+        Event::Claimed { seat, from, meld } => {
+            let verb = match meld.kind {
+                MeldKind::Chow => "吃",
+                MeldKind::Pung => "碰",
+                MeldKind::Kong(_) => "杠",
+            };
+            format!(
+                "{} {verb} {}（{} 打出）",
+                who(*seat),
+                (w.meld)(meld),
+                (w.name)(*from)
+            )
+        }
+        Event::Kong { seat, meld } => match meld.kind {
+            MeldKind::Kong(KongKind::Added) => format!("{} 加杠 {}", who(*seat), (w.meld)(meld)),
+            _ => format!("{} 暗杠 {}", who(*seat), (w.meld)(meld)),
+        },
+        Event::AddingKong { seat, tile: x } => {
+            format!("{} 把 {} 加到碰上（加杠）", who(*seat), tile(*x))
+        }
+        Event::Won {
+            seat,
+            from,
+            tile: x,
+            total,
+        } => match from {
+            Some(f) => format!(
+                "{} 和 {}（{} 点炮）— {total} 分",
+                who(*seat),
+                tile(*x),
+                (w.name)(*f)
+            ),
+            None => format!("{} 自摸 {} — {total} 分", who(*seat), tile(*x)),
+        },
+        Event::DrawGame => "牌摸完了：荒牌".into(),
+    }
+}
+
 /// "1 point", "8 points".
 pub fn points(n: u32) -> String {
     if n == 1 {
@@ -289,6 +375,9 @@ mod tests {
             replacement: false,
         };
         assert_eq!(event_text(&drew, &w), "You draw 3p");
+        assert_eq!(event_text_zh(&e, &w), "P1 和 5m（P2 点炮）— 1 分");
+        assert_eq!(event_text_zh(&drew, &w), "你 摸到 3p");
+        assert_eq!(event_text_zh(&Event::DrawGame, &w), "牌摸完了：荒牌");
         assert!(!is_quiet(&drew, Seat(0)));
         assert!(is_quiet(&drew, Seat(1)));
     }

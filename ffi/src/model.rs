@@ -422,8 +422,10 @@ pub struct EventModel {
     pub seat: Option<u8>,
     /// The tile involved, when this seat may know it.
     pub tile: Option<TileModel>,
-    /// A one-line description for a log or accessibility (the core's words).
+    /// A one-line description for a log or accessibility (the core's words, in English).
     pub text: String,
+    /// The same in 简体中文 (the viewer is 你; other seats as the names given).
+    pub text_zh: String,
     /// A log may leave this event out (a deal, another seat's draw).
     pub quiet: bool,
 }
@@ -466,21 +468,29 @@ impl EventModel {
                 to_notation(&tiles)
             }
         };
-        let text = describe::event_text(
-            e,
-            &describe::Words {
-                viewer,
-                who: name,
-                name,
-                tile: &tile_text,
-                meld: &meld_text,
-            },
-        );
+        let meld_zh = |m: &TableMeld| {
+            let tiles = describe::meld_tiles(m);
+            if tiles.is_empty() {
+                "（扣着）".to_string()
+            } else {
+                to_notation(&tiles)
+            }
+        };
+        let words = |meld| describe::Words {
+            viewer,
+            who: name,
+            name,
+            tile: &tile_text,
+            meld,
+        };
+        let text = describe::event_text(e, &words(&meld_text));
+        let text_zh = describe::event_text_zh(e, &words(&meld_zh));
         EventModel {
             kind,
             seat: seat.map(|s| s.0),
             tile: tile.map(TileModel::of),
             text,
+            text_zh,
             quiet: match viewer {
                 Some(v) => describe::is_quiet(e, v),
                 None => matches!(e, Event::Dealt { .. }),

@@ -76,3 +76,20 @@ fn an_answer_in_time_keeps_the_seat_and_the_clock_can_be_off() {
     let e = GameSession::new(config(1, "slow")).unwrap_err();
     assert!(e.to_string().contains("off, relaxed, match"), "{e}");
 }
+
+#[test]
+fn events_are_described_in_both_languages() {
+    use crate::model::EventModel;
+    use tongcheng_core::game::Event;
+    use tongcheng_core::seat::Seat;
+    let won = Event::Won {
+        seat: Seat(1),
+        from: None,
+        tile: "5m".parse().unwrap(),
+        total: 8,
+    };
+    let m = EventModel::seen(&won, Some(Seat(1)), &|s: Seat| format!("S{}", s.0));
+    assert_eq!(m.text, "S1 wins on 5m, self-drawn — 8 points");
+    assert_eq!(m.text_zh, "你 自摸 5m — 8 分");
+    assert_eq!(EventModel::of(&Event::DrawGame).text_zh, "牌摸完了：荒牌");
+}
