@@ -39,12 +39,13 @@ timed node web/tests/journey.mjs "http://127.0.0.1:$port/" "$shots"
 # server as `cargo test` built it (nothing to build when it did).
 [ "${TONGCHENG_PREBUILT:-}" = 1 ] || cargo build -q --profile test -p tongcheng-server
 run=$(mktemp -d)
-# Bots fill a quick match's table at once, and the pause after each discard (a fairness rule
-# the server's own suite tests) is short, so a whole online hand takes seconds.
+# Bots fill a quick match's table after 1.5 s (two browsers queueing at once meet at one
+# table), and the pause after each discard (a fairness rule the server's own suite tests) is
+# short, so a whole online hand takes seconds.
 # The operator's token lets the journey make a tournament (比赛) for four browsers.
 export TONGCHENG_ADMIN_TOKEN="browser-$RANDOM$RANDOM$RANDOM"
 target/debug/tongcheng-server --listen 127.0.0.1:0 --database "sqlite:$run/server.db" \
-  --web-dir web/dist --bot-fill-ms 0 --claim-pause-ms 20,20 >"$run/out" 2>"$run/log" &
+  --web-dir web/dist --bot-fill-ms 1500 --claim-pause-ms 20,20 >"$run/out" 2>"$run/log" &
 api=$!
 trap 'kill $server $api 2>/dev/null || true; rm -rf "$run"' EXIT
 for _ in $(seq 100); do

@@ -291,6 +291,7 @@ impl OnlineTable {
                     self.losses = 0;
                     self.notice = None;
                 }
+                OnlineUpdate::Players { players } => self.players = players,
                 OnlineUpdate::Decision { .. } => {
                     self.hint = None;
                     self.ready_hint = None;

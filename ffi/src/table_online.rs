@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tongcheng_client::{OnlineOptions, OnlineUpdate};
+use tongcheng_core::protocol::PlayerInfo;
 use tongcheng_core::seat::Seat;
 
 use crate::TongchengError;
@@ -40,6 +41,10 @@ pub enum OnlineUpdateModel {
     },
     AutoPlay {
         on: bool,
+    },
+    /// Another person took a seat: who sits at the table now (bots marked), by player slot.
+    Players {
+        players: Vec<String>,
     },
     /// 飘 is asked before hand `hand` starts (the rules ask it before every hand).
     PiaoAsked {
@@ -85,6 +90,20 @@ impl std::fmt::Debug for OnlineSession {
     }
 }
 
+/// The players' names by slot, bots marked.
+fn names(players: Vec<PlayerInfo>) -> Vec<String> {
+    players
+        .into_iter()
+        .map(|p| {
+            if p.person {
+                p.name
+            } else {
+                format!("{} (bot)", p.name)
+            }
+        })
+        .collect()
+}
+
 fn update(u: OnlineUpdate, you: Option<Seat>) -> OnlineUpdateModel {
     match u {
         OnlineUpdate::Joined {
@@ -96,17 +115,11 @@ fn update(u: OnlineUpdate, you: Option<Seat>) -> OnlineUpdateModel {
         } => OnlineUpdateModel::Joined {
             table,
             player,
-            players: players
-                .into_iter()
-                .map(|p| {
-                    if p.person {
-                        p.name
-                    } else {
-                        format!("{} (bot)", p.name)
-                    }
-                })
-                .collect(),
+            players: names(players),
             resumed,
+        },
+        OnlineUpdate::Players { players } => OnlineUpdateModel::Players {
+            players: names(players),
         },
         OnlineUpdate::Committed { hand } => OnlineUpdateModel::Committed { hand },
         OnlineUpdate::Event { hand, event, .. } => OnlineUpdateModel::Event {

@@ -284,6 +284,7 @@ impl Table<'_> {
                 // The load's presets do not ask 飘 (a table that did would stake 0 for it).
                 OnlineUpdate::Joined { .. }
                 | OnlineUpdate::Committed { .. }
+                | OnlineUpdate::Players { .. }
                 | OnlineUpdate::PiaoAsked { .. }
                 | OnlineUpdate::Piao { .. }
                 | OnlineUpdate::AutoPlay { on: false } => {}

@@ -4,8 +4,8 @@
 // browser gets an account of its own; the network cut and back shows it and signs in again.
 // Then 快速匹配: a table against the server's bots, played by clicking tiles and claim
 // buttons, the socket cut mid-hand and the hand finished after the reconnect, the result
-// saying the wall verified; and two browsers meeting in a 好友房, one opening it and the
-// other typing its code. Screenshots go to OUT; axe-core checks each screen.
+// saying the wall verified, then 我的牌局 synced; two browsers meeting in a 好友房, one
+// opening it and the other typing its code, and two meeting in 快速匹配; four in a 比赛. Screenshots go to OUT; axe-core checks each screen.
 //
 //   node web/tests/online.mjs http://127.0.0.1:8080/ /tmp/shots
 import fs from "node:fs";
@@ -92,6 +92,34 @@ async function quickMatch(page, name) {
   await page.locator("main.home").waitFor();
 }
 
+// Pages at one table play its hand to the result by clicks; every result says the wall
+// verified. The clicks made.
+async function playTogether(pages, what) {
+  const until = Date.now() + 120_000;
+  let clicks = 0;
+  const done = async () => {
+    let n = 0;
+    for (const p of pages) n += await p.locator("main.result").count();
+    return n === pages.length;
+  };
+  while (!(await done())) {
+    if (Date.now() > until) fail(`${what}: the hand did not end (${clicks} clicks)`);
+    let moved = false;
+    for (const p of pages) {
+      if (!(await p.locator("main.result").count()) && (await move(p))) {
+        moved = true;
+        clicks++;
+      }
+    }
+    if (!moved) await pages[0].waitForTimeout(30);
+  }
+  for (const p of pages) {
+    const fairness = await p.locator("main.result .fairness").textContent();
+    if (!fairness.startsWith("牌墙已验证")) fail(`${what}: the result says '${fairness}'`);
+  }
+  return clicks;
+}
+
 const results = {};
 for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]]) {
   const context = await browser.newContext({ viewport });
@@ -160,25 +188,30 @@ if (results.phone === results.desktop) fail("two browsers got the same account")
   await friend.keyboard.type(code);
   if ((await friend.locator("main.room .code").textContent()) !== code) fail("the typed code is not shown");
   await friend.getByRole("button", { name: "加入房间", exact: true }).click();
-  const until = Date.now() + 120_000;
-  let clicks = 0;
-  while ((await owner.locator("main.result").count()) + (await friend.locator("main.result").count()) < 2) {
-    if (Date.now() > until) fail(`好友房: the hand did not end (${clicks} clicks)`);
-    let moved = false;
-    for (const p of [owner, friend]) {
-      if (!(await p.locator("main.result").count()) && (await move(p))) {
-        moved = true;
-        clicks++;
-      }
-    }
-    if (!moved) await owner.waitForTimeout(30);
-  }
-  for (const p of [owner, friend]) {
-    const fairness = await p.locator("main.result .fairness").textContent();
-    if (!fairness.startsWith("牌墙已验证")) fail(`好友房: the result says '${fairness}'`);
-  }
+  const clicks = await playTogether([owner, friend], "好友房");
   await friend.screenshot({ path: `${out}/desktop-room-result.png` });
   console.log(`好友房: room ${code} opened on one browser, joined by its code on another, one hand played by ${clicks} clicks, both walls verified`);
+}
+// 快速匹配 together: two browsers queue at once and meet at one table (the server waits
+// 1.5 s before bots fill a queue's table), each seeing the other's name, and play its hand.
+{
+  const pages = [];
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    const p = await (await browser.newContext({ viewport })).newPage();
+    await p.goto(url);
+    pages.push(p);
+  }
+  const names = [];
+  for (const p of pages) names.push((await signedIn(p)).replace("已登录：", "").trim());
+  await Promise.all(pages.map((p) => p.getByRole("button", { name: "快速匹配", exact: true }).click()));
+  for (const [i, p] of pages.entries()) {
+    await p.locator("main.table").waitFor({ timeout: 20_000 });
+    const seats = await p.locator(".seat .seat-name").allTextContents();
+    const other = names[1 - i];
+    if (!seats.some((s) => s.includes(other))) fail(`快速匹配: ${other} is not at the table: ${seats}`);
+  }
+  const clicks = await playTogether(pages, "快速匹配");
+  console.log(`快速匹配: two browsers (${names.join(", ")}) met at one table, one hand played by ${clicks} clicks, both walls verified`);
 }
 // 比赛: the operator makes a four-entrant tournament; four browsers find it under 比赛, sign
 // up, ask for their table (each contributing to the round's walls), play the hand by clicks,

@@ -147,6 +147,13 @@ pub fn run(args: Args) -> io::Result<()> {
                     "auto-play off"
                 }
             )?,
+            OnlineUpdate::Players { players } => {
+                let names: Vec<String> = players
+                    .iter()
+                    .map(|p| format!("{}{}", p.name, if p.person { "" } else { " (bot)" }))
+                    .collect();
+                writeln!(out, "at the table now: {}", names.join(", "))?;
+            }
             OnlineUpdate::PiaoAsked { hand } => writeln!(
                 out,
                 "hand {}: your 飘? type a stake 0–{MAX_PIAO} (none in time: 0)",

@@ -188,6 +188,11 @@ pub enum ServerMsg {
         round: Option<Box<RoundTable>>,
     },
     Snapshot(Box<Snapshot>),
+    /// Who sits at the table, by player slot, sent to the people already there when another
+    /// person takes a seat (a welcome lists the table as it was then).
+    Players {
+        players: Vec<PlayerInfo>,
+    },
     /// The server's commitment to hand `hand`'s secret seed: send a contribution now.
     Commit {
         seq: u64,
@@ -273,6 +278,7 @@ impl ServerMsg {
             ServerMsg::HandEnd(h) => Some(h.seq),
             ServerMsg::Welcome { .. }
             | ServerMsg::Snapshot(_)
+            | ServerMsg::Players { .. }
             | ServerMsg::Pong { .. }
             | ServerMsg::Error { .. } => None,
         }

@@ -73,6 +73,10 @@ pub enum OnlineUpdate {
     AutoPlay {
         on: bool,
     },
+    /// Another person took a seat: who sits at the table now, by player slot.
+    Players {
+        players: Vec<PlayerInfo>,
+    },
     /// 飘 is asked before hand `hand` starts: answer with [`SeatStream::piao`].
     PiaoAsked {
         hand: u32,
@@ -359,6 +363,7 @@ impl SeatStream {
                     rules,
                 });
             }
+            ServerMsg::Players { players } => updates.push(OnlineUpdate::Players { players }),
             ServerMsg::Snapshot(snap) => {
                 if let Some(v) = snap.view {
                     self.decision = snap.decision.zip(v.decision.clone());

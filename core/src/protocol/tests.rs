@@ -227,6 +227,12 @@ fn server_messages_round_trip_and_seats_are_bounded() {
             scores: [1, -1, 0, 0],
         },
         ServerMsg::Pong { nonce: 3 },
+        ServerMsg::Players {
+            players: vec![PlayerInfo {
+                name: "阿明".into(),
+                person: true,
+            }],
+        },
         ServerMsg::Superseded { seq: 9 },
         ServerMsg::error(ErrorCode::StaleDecision, "late"),
     ];

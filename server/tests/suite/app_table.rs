@@ -492,3 +492,33 @@ fn a_room_with_piao_asks_each_person_the_stake_shows_it_and_the_hand_verifies_wi
         verified_and_home(p);
     }
 }
+
+#[test]
+fn two_people_in_the_quick_match_queue_at_once_meet_at_one_table() {
+    let mut config = Config::default();
+    config.online.queue.bot_fill_ms = 1_500;
+    config.online.match_hands = Some(1);
+    let srv = start_with(config);
+    // Each phone on its own thread: the queue's request waits until it is seated.
+    let players: Vec<Player> = std::thread::scope(|s| {
+        let seat = |key| {
+            let url = srv.url.clone();
+            s.spawn(move || {
+                let mut p = Player::signed_in(&url, key);
+                p.tap(Tap::QuickMatch);
+                let until = Instant::now() + Duration::from_secs(20);
+                while !matches!(p.app.view(), View::Table(_)) {
+                    assert!(Instant::now() < until, "not seated: {:?}", p.app.view());
+                    p.pump();
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                p
+            })
+        };
+        let (a, b) = (seat(14), seat(15));
+        vec![a.join().unwrap(), b.join().unwrap()]
+    });
+    for p in &players {
+        assert_eq!(p.bots_named(), 2, "two people and two bots at the table");
+    }
+}

@@ -280,7 +280,7 @@ impl TableTask {
         }
         self.slots[p].device = device;
         self.slots[p].conn = Some((conn, out));
-        let players = self
+        let players: Vec<PlayerInfo> = self
             .slots
             .iter()
             .map(|s| PlayerInfo {
@@ -288,6 +288,18 @@ impl TableTask {
                 person: s.person(),
             })
             .collect();
+        if !resumed {
+            // Those already seated were welcomed to the table as it was: a person sits down.
+            let text = ServerMsg::Players {
+                players: players.clone(),
+            }
+            .to_json();
+            for (q, s) in self.slots.iter_mut().enumerate() {
+                if q != p && s.conn.is_some() {
+                    s.send(text.clone());
+                }
+            }
+        }
         self.slots[p].send(
             ServerMsg::Welcome {
                 version: tongcheng_core::protocol::PROTOCOL_VERSION,
