@@ -153,8 +153,9 @@ endpoints! {
     /// Online table: upgrades to a WebSocket carrying the JSON messages of the core's
     /// `protocol` module.
     ///
-    /// Client: join, contribute, act, ready, leave, ping. Server: welcome, snapshot, commit,
-    /// event, decision, auto_play, hand_end, match_end, pong, error. A browser, which cannot
+    /// Client: join, contribute, piao, act, auto_play, ready, leave, ping. Server: welcome,
+    /// players, snapshot, commit, piao_ask, piao, event, decision, auto_play, hand_end,
+    /// match_end, pong, error. A browser, which cannot
     /// set `Authorization` on a WebSocket, offers the subprotocols `tongcheng.v1` and
     /// `tongcheng.token.<token>`; the server selects `tongcheng.v1`.
     Play: Get "/v1/play", auth Session,
