@@ -547,19 +547,22 @@ fn a_damaged_history_shows_what_reads_and_says_what_does_not() {
     face.tap(Tap::Start);
     face.auto_play_to_result();
     // The kept text with a damaged entry beside the good one.
-    let good = face.shelf.to_json();
-    let damaged = format!("{}, {{\"id\": 9, \"record\": 1}}]", &good[..good.len() - 1]);
-    let shelf = Shelf::from_json(&damaged);
+    let good: serde_json::Value = serde_json::from_str(&face.shelf.to_json()).unwrap();
+    let mut damaged = good.clone();
+    let hands = damaged["hands"].as_array_mut().unwrap();
+    hands.push(serde_json::json!({"id": 9, "record": 1}));
+    let shelf = Shelf::from_json(&damaged.to_string());
     assert_eq!((shelf.len(), shelf.unreadable()), (1, 1));
-    // Text kept before hands had ids (played_at in milliseconds) still reads, numbered.
-    let mut legacy: serde_json::Value = serde_json::from_str(&good).unwrap();
+    // Text kept before 同步 (a bare list) and before hands had ids (played_at in
+    // milliseconds) still reads, numbered.
+    let mut legacy = good["hands"].clone();
     legacy[0].as_object_mut().unwrap().remove("id");
     legacy[0]["played_at"] = serde_json::json!(1_796_505_180_000_i64);
     let old = Shelf::from_json(&legacy.to_string());
     assert_eq!((old.len(), old.unreadable()), (1, 0));
     let kept: serde_json::Value = serde_json::from_str(&old.to_json()).unwrap();
-    assert_eq!(kept[0]["id"], 1);
-    assert_eq!(kept[0]["played_at"], 1_796_505_180_i64);
+    assert_eq!(kept["hands"][0]["id"], 1);
+    assert_eq!(kept["hands"][0]["played_at"], 1_796_505_180_i64);
     assert_eq!(Shelf::from_json("not json").unreadable(), 1);
     assert_eq!(Shelf::from_json("").unreadable(), 0);
     let mut face = ShelfFace {
@@ -581,7 +584,7 @@ fn a_damaged_history_shows_what_reads_and_says_what_does_not() {
     // A kept record whose setup cannot make a game (a dealer level its rules do not have):
     // said, never played.
     let mut forged: serde_json::Value = serde_json::from_str(&face.shelf.to_json()).unwrap();
-    forged[0]["record"]["setup"]["dealer_level"] = serde_json::json!(200);
+    forged["hands"][0]["record"]["setup"]["dealer_level"] = serde_json::json!(200);
     let mut face = ShelfFace {
         app: App::new(Settings::default(), None, 31, 0),
         shelf: Shelf::from_json(&forged.to_string()),
