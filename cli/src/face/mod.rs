@@ -250,6 +250,7 @@ fn lines(
         }
         let _ = line_tx.send(None);
     });
+    let wait = line_wait();
     let mut view = model.view();
     let mut shown: Option<Vec<(char, bool, String)>> = None;
     let mut pending: Option<(String, Instant)> = None;
@@ -287,7 +288,7 @@ fn lines(
                 }
                 continue;
             }
-            if since.elapsed() > line_wait() {
+            if since.elapsed() > wait {
                 return Err(io::Error::other(format!(
                     "no button '{line}' on this screen"
                 )));

@@ -372,7 +372,7 @@ impl SeatStream {
                 } else {
                     self.decision = None;
                 }
-                self.deadline = snap.deadline_ms.map(|ms| now + ms);
+                self.deadline = snap.deadline_ms.map(|ms| now.saturating_add(ms));
                 self.scores = snap.scores;
                 self.auto_play = snap.auto_play;
                 self.match_over = snap.match_over;
@@ -440,7 +440,7 @@ impl SeatStream {
                 // A decision's view reflects every event sent before it.
                 self.view_events = self.seen.events.last().map_or(0, |(i, _)| i + 1);
                 self.decision = Some((id, decision.clone()));
-                self.deadline = deadline_ms.map(|ms| now + ms);
+                self.deadline = deadline_ms.map(|ms| now.saturating_add(ms));
                 updates.push(OnlineUpdate::Decision { id, decision });
             }
             ServerMsg::AutoPlay { on, .. } => {
@@ -460,7 +460,8 @@ impl SeatStream {
                 self.view = Some(*view);
                 self.view_events = self.seen.events.last().map_or(0, |(i, _)| i + 1);
                 self.decision = None;
-                self.deadline = Some(now + deadline_ms);
+                // The server's number: a hostile one must not overflow the clock.
+                self.deadline = Some(now.saturating_add(deadline_ms));
                 updates.push(OnlineUpdate::PiaoAsked { hand });
             }
             ServerMsg::Piao { hand, stakes, .. } => {

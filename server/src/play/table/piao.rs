@@ -23,6 +23,10 @@ impl TableTask {
         let (hand, ms) = (self.hand, self.config.piao_ms);
         for (p, s) in self.slots.iter_mut().enumerate() {
             s.piao = None;
+            // Only people are asked: a bot's seat view would be built for nothing.
+            if !s.person() {
+                continue;
+            }
             let view = Box::new(t.view(p));
             s.push(|seq| ServerMsg::PiaoAsk {
                 seq,
