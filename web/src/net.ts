@@ -8,35 +8,11 @@
 // JavaScript). A browser without Ed25519 in WebCrypto answers with no key: online play is
 // then off and the model says so.
 
+import { getValue, openStore, putValue } from "./idb";
+
 const DB = "tongcheng";
 const STORE = "keys";
 const DEVICE = "device";
-
-function idb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open(DB, 1);
-    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-}
-
-function stored(db: IDBDatabase): Promise<CryptoKeyPair | undefined> {
-  return new Promise((resolve, reject) => {
-    const get = db.transaction(STORE).objectStore(STORE).get(DEVICE);
-    get.onsuccess = () => resolve(get.result as CryptoKeyPair | undefined);
-    get.onerror = () => reject(get.error);
-  });
-}
-
-function store(db: IDBDatabase, pair: CryptoKeyPair): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORE, "readwrite");
-    tx.objectStore(STORE).put(pair, DEVICE);
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-  });
-}
 
 let device: CryptoKeyPair | undefined;
 
@@ -53,11 +29,11 @@ function unhex(s: string): Uint8Array<ArrayBuffer> {
 /// The device's public key (hex), made and kept on first use; null when this browser cannot.
 export async function loadKey(): Promise<string | null> {
   try {
-    const db = await idb();
-    device ??= await stored(db);
+    const db = await openStore(DB, STORE);
+    device ??= await getValue<CryptoKeyPair>(db, STORE, DEVICE);
     if (!device) {
       device = (await crypto.subtle.generateKey({ name: "Ed25519" }, false, ["sign", "verify"])) as CryptoKeyPair;
-      await store(db, device);
+      await putValue(db, STORE, DEVICE, device);
     }
     return hex(await crypto.subtle.exportKey("raw", device.publicKey));
   } catch (err) {

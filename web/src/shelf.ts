@@ -5,42 +5,28 @@
 // A page that kept it in localStorage before moves it here on first open. Where IndexedDB
 // cannot be opened (some private windows), localStorage keeps it as before.
 
+import { getValue, openStore, putValue } from "./idb";
+
 const DB = "tongcheng-hands";
 const STORE = "shelf";
 const KEY = "hands";
 
 let opened: Promise<IDBDatabase | null> | undefined;
 
+// The shelf's database, or null where IndexedDB cannot be opened.
 function open(): Promise<IDBDatabase | null> {
-  opened ??= new Promise((resolve) => {
+  opened ??= (async () => {
     try {
-      const req = indexedDB.open(DB, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => resolve(null);
+      return await openStore(DB, STORE);
     } catch {
-      resolve(null);
+      return null;
     }
-  });
+  })();
   return opened;
 }
 
-function get(db: IDBDatabase): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const req = db.transaction(STORE).objectStore(STORE).get(KEY);
-    req.onsuccess = () => resolve(req.result as string | undefined);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-function put(db: IDBDatabase, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORE, "readwrite");
-    tx.objectStore(STORE).put(text, KEY);
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-  });
-}
+const get = (db: IDBDatabase) => getValue<string>(db, STORE, KEY);
+const put = (db: IDBDatabase, text: string) => putValue(db, STORE, KEY, text);
 
 // The kept text ("" when none); `legacy` is the localStorage key pages used before.
 export async function loadShelf(legacy: string): Promise<string> {
