@@ -69,6 +69,7 @@ string_codes! {
         StoreUnavailable = "store_unavailable",
         /// The server took longer than its request timeout to answer: try again.
         Timeout = "timeout",
+
     }
 }
 

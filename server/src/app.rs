@@ -151,6 +151,7 @@ pub async fn serve_router(
     if let Some(url) = state.config.nats_url.clone() {
         join_cluster(&state, &url).await?;
     }
+    let tournaments = tokio::spawn(crate::play::tournament::sweep(state.online.clone()));
     let metrics = state.metrics.clone();
     let upkeep = tokio::spawn(async move {
         let mut every = tokio::time::interval(crate::metrics::UPKEEP_EVERY);
@@ -168,5 +169,6 @@ pub async fn serve_router(
     )
     .await;
     upkeep.abort();
+    tournaments.abort();
     served
 }

@@ -37,6 +37,10 @@ struct Cli {
     /// Online tables: milliseconds between hands unless every person is ready sooner.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     ready_ms: u64,
+    /// Tournaments: seconds a node holds the one it runs unless it renews (every third of
+    /// it); after that another node sharing the store takes it over.
+    #[arg(long, value_name = "SECS", default_value_t = 15)]
+    tournament_lease_secs: u64,
     /// Online tables: every match is this many hands (one round) instead of its preset's.
     #[arg(long, value_name = "N")]
     match_hands: Option<u8>,
@@ -142,6 +146,7 @@ fn main() {
     }
     config.online.queue.bot_fill_ms = cli.bot_fill_ms;
     config.online.ready_ms = cli.ready_ms;
+    config.online.tournament_lease_secs = cli.tournament_lease_secs.max(1);
     config.online.max_tables = cli.max_tables;
     config.online.match_hands = cli.match_hands;
     config.public_url = cli.public_url;

@@ -1,6 +1,7 @@
 //! A table's checkpoint: what another node needs to finish its match (see [`super::moved`]).
 
 use serde::{Deserialize, Serialize};
+use tongcheng_core::record::HandRecord;
 use tongcheng_core::table::SavedTable;
 
 use crate::store::{NewRecord, RankedHand, Store};
@@ -48,6 +49,26 @@ pub struct FinishedHand {
     /// (account, device, record) per person.
     pub stored: Vec<(i64, i64, NewRecord)>,
     pub ranked: Option<RankedHand>,
+    /// A tournament round's table: its match so far, kept in the store with the hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<Box<TableProgress>>,
+}
+
+/// A tournament round table's match after a hand, kept in the store (`tournament_tables`)
+/// rather than in NATS: what any node taking the round over needs to finish the match, and
+/// the result once it is over.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableProgress {
+    pub tournament: String,
+    pub round: u32,
+    pub table: u32,
+    /// The match at the start of its next hand.
+    pub saved: SavedTable,
+    /// Every finished hand's record (the round's published record holds them).
+    pub hands: Vec<HandRecord>,
+    /// The match scores by player slot.
+    pub scores: [i32; 4],
+    pub over: bool,
 }
 
 impl FinishedHand {
@@ -60,6 +81,18 @@ impl FinishedHand {
             && let Err(e) = store.put_ranked_hand(h)
         {
             tracing::error!(table, error = %e, "cannot keep a ranked hand");
+        }
+        if let Some(p) = &self.round {
+            let kept = serde_json::to_string(p)
+                .map_err(|e| e.to_string())
+                .and_then(|json| {
+                    store
+                        .table_progress(&p.tournament, p.round, p.table, &json, p.over)
+                        .map_err(|e| e.to_string())
+                });
+            if let Err(e) = kept {
+                tracing::error!(table, error = %e, "cannot keep a round table's progress");
+            }
         }
     }
 }

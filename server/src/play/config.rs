@@ -17,6 +17,9 @@ pub struct OnlineConfig {
     pub match_hands: Option<u8>,
     /// Time for people to send their wall contributions.
     pub contribute_ms: u64,
+    /// A tournament's runner holds it this long (seconds) unless it renews (it does, every
+    /// third of it): after that any node takes the tournament over.
+    pub tournament_lease_secs: u64,
     /// Time for people to choose their 飘 before a hand where the rules ask it.
     pub piao_ms: u64,
     /// Pause between hands unless every person says ready sooner.
@@ -55,6 +58,7 @@ impl Default for OnlineConfig {
             rules: None,
             match_hands: None,
             contribute_ms: 3_000,
+            tournament_lease_secs: 15,
             piao_ms: 15_000,
             ready_ms: 10_000,
             lobby_ms: 120_000,

@@ -108,6 +108,11 @@ impl Online {
     /// Whether other nodes may share this store (PostgreSQL): tables then note their home
     /// node, and the queue is the store's rather than this node's. With SQLite the server is
     /// one node.
+    /// Table `id` runs on this node now.
+    pub(crate) fn runs_table(&self, id: &str) -> bool {
+        lock(&self.lobby.tables).is_ok_and(|t| t.get(id).is_some_and(|tx| !tx.is_closed()))
+    }
+
     pub fn several_nodes(&self) -> bool {
         self.store.backend() == "postgres"
     }

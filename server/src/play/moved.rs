@@ -81,7 +81,7 @@ fn gone_msg() -> String {
 }
 
 fn here(online: &Online, id: &str) -> bool {
-    lock(&online.lobby.tables).is_ok_and(|t| t.get(id).is_some_and(|tx| !tx.is_closed()))
+    online.runs_table(id)
 }
 
 /// Claims the stopped node's table in the store (one node wins), fences the old copy by

@@ -69,10 +69,20 @@ async fn list(
     let Query(q) = query?;
     let account = auth.session.account_id;
     let tournaments = match q.code {
-        None => state.online.tournaments.list(None, account)?,
+        None => {
+            state
+                .online
+                .tournaments
+                .list(&state.online, None, account)
+                .await?
+        }
         Some(code) => {
             by_code(&state, &auth, &ip, async {
-                let found = state.online.tournaments.list(Some(&code), account)?;
+                let found = state
+                    .online
+                    .tournaments
+                    .list(&state.online, Some(&code), account)
+                    .await?;
                 if found.is_empty() {
                     return Err(ApiError::not_found("no tournament has that code"));
                 }
@@ -130,7 +140,8 @@ async fn show(
     state
         .online
         .tournaments
-        .show(&id, auth.session.account_id)
+        .show(&state.online, &id, auth.session.account_id)
+        .await
         .map(Json)
 }
 
@@ -178,6 +189,7 @@ async fn standings(
         q.offset.unwrap_or(0),
         limit,
     )
+    .await
     .map(Json)
 }
 

@@ -235,6 +235,51 @@ pub const STEPS: &[&str] = &[
         record TEXT,
         PRIMARY KEY (tournament_id, round)
      );",
+    // v7: a tournament in play outlives its node and any node answers for it: who runs it
+    // (a lease any node may take over), each entrant as seating needs him and the round he
+    // was cut after, each round's secret (private until its record is published), seating,
+    // seats and contributions, and each round table's node and progress.
+    "ALTER TABLE tournaments ADD COLUMN runner_url TEXT;
+     ALTER TABLE tournaments ADD COLUMN lease_until {int};
+     ALTER TABLE tournament_entrants ADD COLUMN entrant {int};
+     ALTER TABLE tournament_entrants ADD COLUMN device_id {int};
+     ALTER TABLE tournament_entrants ADD COLUMN name TEXT;
+     ALTER TABLE tournament_entrants ADD COLUMN devices TEXT;
+     ALTER TABLE tournament_entrants ADD COLUMN ip TEXT;
+     ALTER TABLE tournament_entrants ADD COLUMN out_after {int};
+     CREATE INDEX tournament_entrants_number ON tournament_entrants (tournament_id, entrant);
+     ALTER TABLE tournament_rounds ADD COLUMN secret TEXT;
+     ALTER TABLE tournament_rounds ADD COLUMN seating TEXT;
+     CREATE TABLE tournament_tables (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        round {int} NOT NULL,
+        table_no {int} NOT NULL,
+        table_id TEXT NOT NULL,
+        node_url TEXT NOT NULL,
+        opened {bool} NOT NULL,
+        progress TEXT,
+        done {bool} NOT NULL,
+        PRIMARY KEY (tournament_id, round, table_no)
+     );
+     CREATE INDEX tournament_tables_node ON tournament_tables (node_url, opened);
+     CREATE TABLE tournament_seats (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        round {int} NOT NULL,
+        entrant {int} NOT NULL,
+        table_no {int},
+        PRIMARY KEY (tournament_id, round, entrant)
+     );
+     CREATE TABLE tournament_contributions (
+        tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+        round {int} NOT NULL,
+        entrant {int} NOT NULL,
+        contribution TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, round, entrant)
+     );
+     CREATE TABLE cluster_nodes (
+        url TEXT PRIMARY KEY,
+        seen_at {int} NOT NULL
+     );",
 ];
 
 /// The schema version this build writes.

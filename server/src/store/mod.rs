@@ -28,11 +28,16 @@ mod nodes;
 pub mod postgres;
 mod queries;
 pub mod sqlite;
+mod tournament_nodes;
 mod tournaments;
 
 pub use discipline::{Discipline, MatchToRate, NewSanction, RateMatch, Recompute};
 pub use queries::SqlStore;
-pub use tournaments::{StoredTournament, Tournaments};
+pub use tournament_nodes::TournamentNodes;
+pub use tournaments::{
+    Entry, SeatLookup, StoredEntrant, StoredRound, StoredRoundTable, StoredTournament,
+    TournamentRow, Tournaments,
+};
 
 use std::sync::Arc;
 
@@ -306,7 +311,7 @@ pub enum QueueState {
 
 /// The server's persistent state. All times are unix seconds passed in by the caller.
 /// Sanctions, reviews, the audit trail and rated matches are [`Discipline`]'s.
-pub trait Store: Send + Sync + Discipline + Tournaments {
+pub trait Store: Send + Sync + Discipline + Tournaments + TournamentNodes {
     /// "sqlite" or "postgres".
     fn backend(&self) -> &'static str;
 

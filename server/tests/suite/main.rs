@@ -24,5 +24,7 @@ mod sanctions_table;
 mod store;
 mod store_discipline;
 mod store_tls;
+mod store_tournaments;
 mod store_upgrade;
 mod tournament;
+mod tournament_nodes;

@@ -225,7 +225,7 @@ fn run(settings: NewTournament, pairs: bool, no_show: usize) -> Run {
 }
 
 /// The core's configuration the server made of `settings`, for the recomputation.
-fn config(s: &NewTournament, format: Format) -> TournamentConfig {
+pub(crate) fn config(s: &NewTournament, format: Format) -> TournamentConfig {
     TournamentConfig {
         rules: s.rules.clone().unwrap_or_else(|| "guobiao".into()),
         format,
@@ -237,8 +237,12 @@ fn config(s: &NewTournament, format: Format) -> TournamentConfig {
 }
 
 /// The standings served equal a recomputation from the published rounds alone.
-fn check_standings(config: &TournamentConfig, rounds: &[RoundRecord], page: &StandingsPage) {
-    let ids: Vec<EntrantId> = (1..=64).collect();
+pub(crate) fn check_standings(
+    config: &TournamentConfig,
+    rounds: &[RoundRecord],
+    page: &StandingsPage,
+) {
+    let ids: Vec<EntrantId> = (1..=u64::from(page.total)).collect();
     let again = recompute(config, &ids, rounds).expect("the rounds recompute");
     let served: Vec<_> = page
         .rows
@@ -253,7 +257,7 @@ fn check_standings(config: &TournamentConfig, rounds: &[RoundRecord], page: &Sta
     assert_eq!(served, recomputed);
 }
 
-fn settings(format: TournamentFormat, duplicate: bool) -> NewTournament {
+pub(crate) fn settings(format: TournamentFormat, duplicate: bool) -> NewTournament {
     NewTournament {
         name: "桐城杯".into(),
         rules: Some("guobiao".into()),

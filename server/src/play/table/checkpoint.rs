@@ -6,15 +6,28 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tongcheng_core::protocol::ErrorCode;
-use tongcheng_core::table::{Clock, Table};
+use tongcheng_core::table::{Clock, SavedTable, Table};
 
-use super::super::checkpoint::{CHECKPOINT_VERSION, Checkpoint, FinishedHand, SeatKept};
+use super::super::checkpoint::{
+    CHECKPOINT_VERSION, Checkpoint, FinishedHand, SeatKept, TableProgress,
+};
 use super::super::clock;
 use super::super::config::OnlineConfig;
 use super::rating::{Rating, rate_accounts};
 use super::{Cmd, Phase, TableTask};
 use crate::cluster::{Cluster, ClusterError};
 use crate::store::Store;
+
+/// A match saved between two hands, rebuilt (a save inside a hand is refused).
+fn resume_match(saved: &SavedTable) -> Result<Table, String> {
+    let mut t = Table::resume(saved).map_err(|e| e.to_string())?;
+    // Checkpoints written before the table kept the clock say it was off.
+    t.set_clock(Clock::Match);
+    if t.game().is_finished() && !t.is_over() {
+        return Err("the saved match stops inside a hand".into());
+    }
+    Ok(t)
+}
 
 /// How a checkpoint write ended.
 #[derive(Debug)]
@@ -32,7 +45,7 @@ pub(super) enum SaveJob {
     /// tell the table.
     Checkpoint {
         value: Vec<u8>,
-        hand: Option<FinishedHand>,
+        hand: Option<Box<FinishedHand>>,
         reply: bool,
     },
     /// The match is over: forget the checkpoint first (a node dying now leaves no match to
@@ -50,12 +63,7 @@ impl TableTask {
         store: Arc<dyn Store>,
         rx: mpsc::Receiver<Cmd>,
     ) -> Result<TableTask, String> {
-        let mut t = Table::resume(&cp.saved).map_err(|e| e.to_string())?;
-        // Checkpoints written before the table kept the clock say it was off.
-        t.set_clock(Clock::Match);
-        if t.game().is_finished() && !t.is_over() {
-            return Err("the checkpoint stops inside a hand".into());
-        }
+        let t = resume_match(&cp.saved)?;
         let mut task = TableTask::new(
             cp.table.clone(),
             config,
@@ -75,18 +83,43 @@ impl TableTask {
         }
         task.hand = cp.hand;
         task.revision = Some(revision);
-        task.restored_over = t.is_over();
-        task.table = Some(t);
-        task.phase = Phase::BetweenHands;
-        let grace = clock::now_ms() + task.config.ready_ms.max(1_000);
-        task.grace_ms = Some(grace);
-        task.wake_ms = Some(grace);
+        task.moved_here(t);
         Ok(task)
+    }
+
+    /// A tournament round's table reopened on this node from the progress its last node
+    /// kept in the store (see [`TableProgress`]): the match at the start of its next hand,
+    /// whatever hand was in play void, as for a table taken over from its checkpoint.
+    pub fn resume_round(mut self, p: TableProgress) -> Result<TableTask, String> {
+        let t = resume_match(&p.saved)?;
+        for s in &mut self.slots {
+            s.moved = s.account.is_some();
+        }
+        self.hand = p.hands.len() as u32;
+        self.round_hands = p.hands;
+        self.moved_here(t);
+        Ok(self)
+    }
+
+    /// The match `t`, moved here between two hands: its people have a while to come back
+    /// before the next hand.
+    fn moved_here(&mut self, t: Table) {
+        self.restored_over = t.is_over();
+        self.table = Some(t);
+        self.phase = Phase::BetweenHands;
+        let grace = clock::now_ms() + self.config.ready_ms.max(1_000);
+        self.grace_ms = Some(grace);
+        self.wake_ms = Some(grace);
     }
 
     /// The checkpoint of the table as it stands (its match begun), with the hand just
     /// finished to keep.
     pub(super) fn checkpoint(&self, last: Option<FinishedHand>) -> Option<Vec<u8>> {
+        if self.round.is_some() {
+            // A round's table keeps its match in the store, where the round's runner (on
+            // whatever node) finds it.
+            return None;
+        }
         let (cluster, url) = self.cluster.as_ref()?;
         let t = self.table.as_ref()?;
         let cp = Checkpoint {

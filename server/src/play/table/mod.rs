@@ -171,8 +171,9 @@ pub struct RoundSeating {
     pub match_seed: Seed,
     /// Each player slot's entrant; `None`: a bot.
     pub entrants: [Option<RoundEntrant>; 4],
-    /// The table's result goes here when its match is over.
-    pub done: mpsc::UnboundedSender<TableDone>,
+    /// The table's result goes here when its match is over (and to the store in any case,
+    /// where a runner on another node reads it).
+    pub done: Option<mpsc::UnboundedSender<TableDone>>,
 }
 
 /// An entrant at a round's table.

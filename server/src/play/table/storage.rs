@@ -8,7 +8,7 @@ use tongcheng_core::Seat;
 use tongcheng_core::protocol::ServerMsg;
 use tongcheng_core::record::HandRecord;
 
-use super::super::checkpoint::FinishedHand;
+use super::super::checkpoint::{FinishedHand, TableProgress};
 use super::super::clock;
 use super::checkpoint::SaveJob;
 use super::{Cmd, Phase, SaveOutcome, TableTask};
@@ -79,7 +79,23 @@ impl TableTask {
             think: std::mem::take(&mut self.think),
         });
         self.think.clear();
-        let finished = FinishedHand { stored, ranked };
+        let round = match (&self.round, self.table.as_ref()) {
+            (Some(r), Some(t)) => Some(Box::new(TableProgress {
+                tournament: r.seat.tournament.clone(),
+                round: r.seat.round,
+                table: r.seat.table,
+                saved: t.saved(),
+                hands: self.round_hands.clone(),
+                scores,
+                over: !more,
+            })),
+            _ => None,
+        };
+        let finished = FinishedHand {
+            stored,
+            ranked,
+            round,
+        };
         let end = PendingEnd {
             hand,
             record: shared,
@@ -98,7 +114,7 @@ impl TableTask {
             // records) is written, so a hand anyone saw finish survives this node.
             let _ = saver.send(SaveJob::Checkpoint {
                 value,
-                hand: Some(finished),
+                hand: Some(Box::new(finished)),
                 reply: true,
             });
             self.pending_end = Some(end);
@@ -151,8 +167,10 @@ impl TableTask {
             s.push(|seq| ServerMsg::MatchEnd { seq, scores });
         }
         self.phase = Phase::Over;
-        if let Some(r) = &self.round {
-            let _ = r.done.send(super::TableDone {
+        if let Some(r) = &self.round
+            && let Some(done) = &r.done
+        {
+            let _ = done.send(super::TableDone {
                 table: r.seat.table,
                 scores,
                 hands: std::mem::take(&mut self.round_hands),

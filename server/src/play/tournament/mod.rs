@@ -13,7 +13,18 @@
 //! the round, the cut (elimination) is made, and the round's record — secret included — is
 //! published for anyone to check.
 
+mod elsewhere;
+mod kept;
+mod registry;
+mod requests;
 mod runner;
+mod sweep;
+mod tables;
+
+pub use registry::Registry;
+use requests::standing_rows;
+pub use requests::{enter, seat, standings};
+pub use sweep::sweep;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,27 +33,21 @@ use std::time::Duration;
 use tokio::sync::{Notify, watch};
 use tongcheng_api::ErrorCode;
 use tongcheng_api::tournament::{
-    FormatKind, NewTournament, SeatRequest, SeatState, StandingRow, StandingsPage,
-    TournamentFormat, TournamentInfo, TournamentSeat, TournamentStatus,
+    FormatKind, NewTournament, SeatRequest, SeatState, TournamentFormat, TournamentInfo,
+    TournamentSeat, TournamentStatus,
 };
 use tongcheng_core::fair::{Bytes32, Commitment, Contribution};
-use tongcheng_core::tournament::{EntrantId, Format, Standing, Standings, TournamentConfig};
+use tongcheng_core::tournament::{EntrantId, Format, Standings, TournamentConfig};
 
 use super::Online;
 use super::queue::Candidate;
 use crate::auth::random_id;
 use crate::blocking::blocking;
 use crate::error::ApiError;
-use crate::store::StoredTournament;
+use crate::store::{StoredEntrant, StoredTournament};
 
 /// How long a seat request waits for something to tell before it answers `waiting`.
 const SEAT_POLL: Duration = Duration::from_secs(25);
-
-/// The tournaments this node runs.
-#[derive(Default)]
-pub struct Registry {
-    map: Mutex<HashMap<String, Arc<Tournament>>>,
-}
 
 /// One tournament: what it was made with, and where it is (behind a lock the runner and the
 /// requests share; `changed` wakes the requests waiting on it).
@@ -72,10 +77,10 @@ pub struct Entrant {
     pub name: String,
 }
 
-/// A round's seat of an entrant: the table's id, or a bye.
+/// A round's seat of an entrant: the table's id and the node running it, or a bye.
 #[derive(Clone, Debug)]
 enum RoundSeat {
-    Table(String),
+    Table { id: String, node: String },
     Bye,
 }
 
@@ -95,9 +100,31 @@ struct State {
     standings: Standings,
     /// Each round's seating time (ms).
     seating_ms: Vec<f64>,
+    /// Entrants signed up here whose earlier numbers are not known here yet, by number.
+    arriving: std::collections::BTreeMap<u32, Entrant>,
+    /// The round in play's tables on this node tell the runner their end here.
+    round_done: Option<tokio::sync::mpsc::UnboundedSender<super::table::TableDone>>,
 }
 
 impl State {
+    fn new(status: TournamentStatus) -> State {
+        State {
+            status,
+            entrants: Vec::new(),
+            by_account: HashMap::new(),
+            round: 0,
+            rounds_finished: 0,
+            commitment: None,
+            contributing: false,
+            contributions: HashMap::new(),
+            seats: HashMap::new(),
+            standings: Standings::default(),
+            seating_ms: Vec::new(),
+            round_done: None,
+            arriving: std::collections::BTreeMap::new(),
+        }
+    }
+
     fn entrant(&self, id: EntrantId) -> Option<&Entrant> {
         self.entrants.get((id as usize).checked_sub(1)?)
     }
@@ -126,6 +153,21 @@ fn configure(
     friends: bool,
 ) -> Result<TournamentConfig, ApiError> {
     s.check(friends).map_err(bad)?;
+    if let Some(at) = s.starts_at
+        && at <= crate::now()
+    {
+        return Err(bad("the start time has passed"));
+    }
+    let config = core_config(online, s)?;
+    // A scheduled one is checked again at its start, with the field it then has.
+    config
+        .check(s.entrants as usize)
+        .map_err(|e| bad(e.to_string()))?;
+    Ok(config)
+}
+
+/// The core's configuration of settings already checked (a kept tournament's too).
+fn core_config(online: &Online, s: &NewTournament) -> Result<TournamentConfig, ApiError> {
     let format = match (&s.format.kind, s.format.rounds) {
         (FormatKind::Swiss, Some(rounds)) => Format::Swiss { rounds },
         (FormatKind::Elimination, _) if s.format.survivors.is_empty() => {
@@ -136,58 +178,15 @@ fn configure(
         },
         _ => return Err(bad("no such format")),
     };
-    if let Some(at) = s.starts_at
-        && at <= crate::now()
-    {
-        return Err(bad("the start time has passed"));
-    }
     let rules = online.rules_for_request(s.rules.clone())?;
-    let config = TournamentConfig {
+    Ok(TournamentConfig {
         rules: rules.name.clone(),
         format,
         duplicate: s.duplicate,
         hands_per_match: s.hands_per_match,
         table_points: s.table_points.unwrap_or([4, 2, 1, 0]),
         bots_allowed: s.bots_allowed,
-    };
-    // A scheduled one is checked again at its start, with the field it then has.
-    config
-        .check(s.entrants as usize)
-        .map_err(|e| bad(e.to_string()))?;
-    Ok(config)
-}
-
-impl Registry {
-    fn get(&self, id: &str) -> Result<Arc<Tournament>, ApiError> {
-        super::lock(&self.map)?.get(id).cloned().ok_or_else(gone)
-    }
-
-    /// Open tournaments, and the 亲友赛 of `code` when given (only by its code).
-    pub fn list(&self, code: Option<&str>, account: i64) -> Result<Vec<TournamentInfo>, ApiError> {
-        let all: Vec<Arc<Tournament>> = super::lock(&self.map)?.values().cloned().collect();
-        let mut out: Vec<TournamentInfo> = all
-            .iter()
-            .filter(|t| match (&t.code, code) {
-                (Some(c), Some(asked)) => c == asked,
-                (None, None) => true,
-                _ => false,
-            })
-            .filter_map(|t| t.info(account).ok())
-            .filter(|i| {
-                code.is_some()
-                    || matches!(
-                        i.status,
-                        TournamentStatus::SignUp | TournamentStatus::Running
-                    )
-            })
-            .collect();
-        out.sort_by(|a, b| a.starts_at.cmp(&b.starts_at).then(a.id.cmp(&b.id)));
-        Ok(out)
-    }
-
-    pub fn show(&self, id: &str, account: i64) -> Result<TournamentInfo, ApiError> {
-        self.get(id)?.info(account)
-    }
+    })
 }
 
 /// Makes a tournament: an operator's (`made_by` none) or a player's 亲友赛, whose maker is
@@ -222,37 +221,24 @@ pub async fn make(
             node_url: online.node.url().to_string(),
         };
         let store = online.store.clone();
-        if blocking(move || Ok(store.create_tournament(&row)?)).await? {
+        let lease = crate::now() + online.config.tournament_lease_secs as i64;
+        if blocking(move || Ok(store.create_tournament(&row, lease)?)).await? {
             code = Some(c);
             break;
         }
     }
     let code = code.ok_or_else(|| ApiError::new(ErrorCode::NoRoom, "no free code"))?;
-    let (changed, _) = watch::channel(0);
-    let t = Arc::new(Tournament {
-        id: id.clone(),
+    let t = Arc::new(Tournament::new(
+        id.clone(),
         code,
-        made_by: made_by.as_ref().map(|e| e.who.account),
+        made_by.as_ref().map(|e| e.who.account),
         settings,
         config,
-        runner: Notify::new(),
-        state: Mutex::new(State {
-            status: TournamentStatus::SignUp,
-            entrants: Vec::new(),
-            by_account: HashMap::new(),
-            round: 0,
-            rounds_finished: 0,
-            commitment: None,
-            contributing: false,
-            contributions: HashMap::new(),
-            seats: HashMap::new(),
-            standings: Standings::default(),
-            seating_ms: Vec::new(),
-        }),
-        changed,
-    });
-    super::lock(&online.tournaments.map)?.insert(id.clone(), t.clone());
-    tokio::spawn(runner::run(online.clone(), t.clone()));
+        State::new(TournamentStatus::SignUp),
+    ));
+    online
+        .tournaments
+        .run(online, t.clone(), kept::Resume::SignUp)?;
     let account = made_by.as_ref().map_or(0, |e| e.who.account);
     if let Some(maker) = made_by {
         enter(online, &id, maker, t.code.clone()).await?;
@@ -260,138 +246,76 @@ pub async fn make(
     t.info(account)
 }
 
-/// Signs `entrant` up (again: the same answer).
-pub async fn enter(
-    online: &Online,
-    id: &str,
-    entrant: Entrant,
-    code: Option<String>,
-) -> Result<TournamentInfo, ApiError> {
-    let t = online.tournaments.get(id)?;
-    if t.code.is_some() && t.code != code {
-        return Err(gone());
-    }
-    let account = entrant.who.account;
-    let fresh = {
-        let mut s = super::lock(&t.state)?;
-        if s.by_account.contains_key(&account) {
-            false
-        } else {
-            if s.status != TournamentStatus::SignUp {
-                return Err(ApiError::new(
-                    ErrorCode::SignUpClosed,
-                    "the tournament's sign-up is over",
-                ));
-            }
-            if s.entrants.len() >= t.settings.entrants as usize {
-                return Err(ApiError::new(
-                    ErrorCode::SignUpClosed,
-                    "every place in the tournament is taken",
-                ));
-            }
-            s.entrants.push(entrant);
-            let e = s.entrants.len() as EntrantId;
-            s.by_account.insert(account, e);
-            true
-        }
-    };
-    if fresh {
-        let store = online.store.clone();
-        let tid = id.to_string();
-        blocking(move || Ok(store.enter_tournament(&tid, account, crate::now())?)).await?;
-        t.runner.notify_one();
-    }
-    t.info(account)
-}
-
-/// Where `account` sits in round `req.round` (or why not): a long poll.
-pub async fn seat(
-    online: &Online,
-    id: &str,
-    account: i64,
-    req: SeatRequest,
-) -> Result<TournamentSeat, ApiError> {
-    let t = online.tournaments.get(id)?;
-    let contribution = match req.contribution.as_deref().map(Bytes32::from_hex) {
-        Some(Err(e)) => return Err(bad(format!("contribution: {e}"))),
-        Some(Ok(c)) => Some(c),
-        None => None,
-    };
-    let mut changed = t.changed.subscribe();
-    let until = tokio::time::Instant::now() + SEAT_POLL;
-    loop {
-        if let Some(answer) = t.seat_now(online, account, &req, contribution)? {
-            return Ok(answer);
-        }
-        match tokio::time::timeout_at(until, changed.changed()).await {
-            Ok(Ok(())) => continue,
-            // The tournament's runner is gone, or the poll's time is up.
-            _ => {
-                return Ok(t.answer(online, SeatState::Waiting, req.round, None, None));
-            }
-        }
-    }
-}
-
-/// An entrant's row in the standings, at `rank` (0-based).
-fn standing_row(s: &State, rank: usize, st: &Standing) -> StandingRow {
-    let entrant = s.entrant(st.entrant);
-    StandingRow {
-        rank: rank as u32 + 1,
-        entrant: st.entrant,
-        account: entrant.map_or(0, |e| e.who.account),
-        name: entrant.map_or_else(String::new, |e| e.name.clone()),
-        table_points: st.table_points,
-        score: st.score,
-        matches: st.matches,
-        out_after: st.out_after,
-    }
-}
-
-/// The whole standings, best first (what the store keeps after each round).
-fn standing_rows(s: &State) -> Vec<StandingRow> {
-    s.standings
-        .ranked()
-        .into_iter()
-        .enumerate()
-        .map(|(i, st)| standing_row(s, i, st))
-        .collect()
-}
-
-/// A page of the standings, with `account`'s own row.
-pub fn standings(
-    online: &Online,
-    id: &str,
-    account: i64,
-    offset: u32,
-    limit: u32,
-) -> Result<StandingsPage, ApiError> {
-    let t = online.tournaments.get(id)?;
-    let s = super::lock(&t.state)?;
-    let ranked = s.standings.ranked();
-    let rows = ranked
-        .iter()
-        .enumerate()
-        .skip(offset as usize)
-        .take(limit as usize)
-        .map(|(i, st)| standing_row(&s, i, st))
-        .collect();
-    let mine = s.by_account.get(&account);
-    let me = ranked
-        .iter()
-        .enumerate()
-        .find(|(_, st)| Some(&st.entrant) == mine)
-        .map(|(i, st)| standing_row(&s, i, st));
-    Ok(StandingsPage {
-        rounds: s.standings.rounds(),
-        total: ranked.len() as u32,
-        offset,
-        rows,
-        me,
-    })
-}
-
 impl Tournament {
+    fn new(
+        id: String,
+        code: Option<String>,
+        made_by: Option<i64>,
+        settings: NewTournament,
+        config: TournamentConfig,
+        state: State,
+    ) -> Tournament {
+        let (changed, _) = watch::channel(0);
+        Tournament {
+            id,
+            code,
+            made_by,
+            settings,
+            config,
+            runner: Notify::new(),
+            state: Mutex::new(state),
+            changed,
+        }
+    }
+
+    /// Entrant `n` signed up (through this node): known at once. One who signed up through
+    /// another node in between leaves a gap the runner fills from the store.
+    fn add_entrant(&self, n: u32, entrant: Entrant) -> Result<(), ApiError> {
+        let mut s = super::lock(&self.state)?;
+        if n as usize > s.entrants.len() {
+            // Sign-ups here finish in any order: each waits for the ones before it.
+            s.arriving.insert(n, entrant);
+        }
+        loop {
+            let e = s.entrants.len() as EntrantId + 1;
+            let Some(next) = s.arriving.remove(&(e as u32)) else {
+                break;
+            };
+            s.by_account.insert(next.who.account, e);
+            s.entrants.push(next);
+        }
+        Ok(())
+    }
+
+    /// The entrants as the store has them, when it has more than this node knows.
+    fn refresh_entrants(&self, stored: Vec<StoredEntrant>) {
+        let Ok(mut s) = self.state.lock() else {
+            return;
+        };
+        if stored.len() <= s.entrants.len() {
+            return;
+        }
+        s.entrants = stored.into_iter().map(kept::entrant_of).collect();
+        let known = s.entrants.len() as u32;
+        s.arriving.retain(|&n, _| n > known);
+        s.by_account = s
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.who.account, i as EntrantId + 1))
+            .collect();
+    }
+
+    fn knows(&self, account: i64) -> bool {
+        self.state
+            .lock()
+            .is_ok_and(|s| s.by_account.contains_key(&account))
+    }
+
+    fn status_now(&self) -> Option<TournamentStatus> {
+        self.state.lock().ok().map(|s| s.status.clone())
+    }
+
     /// Wakes everyone waiting on the tournament.
     fn touch(&self) {
         self.changed.send_modify(|v| *v += 1);
@@ -473,7 +397,13 @@ impl Tournament {
             // The round asked for is not announced yet.
             _ if req.round > round => None,
             _ => match s.seats.get(&e).cloned() {
-                Some(RoundSeat::Table(id)) => answer(SeatState::Seated, Some(id)),
+                Some(RoundSeat::Table { id, node }) => {
+                    let mut a = answer(SeatState::Seated, Some(id));
+                    if let Some(a) = a.as_mut() {
+                        a.server = node;
+                    }
+                    a
+                }
                 Some(RoundSeat::Bye) => answer(SeatState::Bye, None),
                 None if !s.contributing => None,
                 None => {
