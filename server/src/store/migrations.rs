@@ -250,6 +250,7 @@ pub const STEPS: &[&str] = &[
      CREATE INDEX tournament_entrants_number ON tournament_entrants (tournament_id, entrant);
      ALTER TABLE tournament_rounds ADD COLUMN secret TEXT;
      ALTER TABLE tournament_rounds ADD COLUMN seating TEXT;
+     ALTER TABLE tournament_rounds ADD COLUMN seating_ms {real};
      CREATE TABLE tournament_tables (
         tournament_id TEXT NOT NULL REFERENCES tournaments (id),
         round {int} NOT NULL,

@@ -81,12 +81,14 @@ pub struct SeatLookup {
 
 /// A round as kept: its commitment from its start; its secret (private until the record is
 /// published) and seating (JSON) once seated.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StoredRound {
     pub round: u32,
     pub commitment: String,
     pub secret: Option<String>,
     pub seating: Option<String>,
+    /// How long seating it took (ms): the order, the rows kept, the runner's tables opened.
+    pub seating_ms: Option<f64>,
     pub published: bool,
 }
 
@@ -135,6 +137,8 @@ pub trait Tournaments {
         tables: &[StoredRoundTable],
         seats: &[(u32, Option<u32>)],
     ) -> Result<()>;
+    /// How long seating round `round` took (ms).
+    fn round_seated_in(&self, id: &str, round: u32, ms: f64) -> Result<()>;
     /// An entrant's contribution to a round (the first one stands).
     fn add_contribution(
         &self,
@@ -427,6 +431,14 @@ where
         })
     }
 
+    fn round_seated_in(&self, id: &str, round: u32, ms: f64) -> Result<()> {
+        self.execute(
+            "UPDATE tournament_rounds SET seating_ms = $3 WHERE tournament_id = $1 AND round = $2",
+            args![id, i64::from(round), ms],
+        )?;
+        Ok(())
+    }
+
     fn add_contribution(
         &self,
         id: &str,
@@ -512,18 +524,26 @@ where
 
     fn tournament_rounds(&self, id: &str) -> Result<Vec<StoredRound>> {
         Ok(self
-            .rows::<(i64, String, Option<String>, Option<String>, bool)>(
-                "SELECT round, commitment, secret, seating, record IS NOT NULL
+            .rows::<(
+                i64,
+                String,
+                Option<String>,
+                Option<String>,
+                Option<f64>,
+                bool,
+            )>(
+                "SELECT round, commitment, secret, seating, seating_ms, record IS NOT NULL
                  FROM tournament_rounds WHERE tournament_id = $1 ORDER BY round",
                 args![id],
             )?
             .into_iter()
             .map(
-                |(round, commitment, secret, seating, published)| StoredRound {
+                |(round, commitment, secret, seating, seating_ms, published)| StoredRound {
                     round: round as u32,
                     commitment,
                     secret,
                     seating,
+                    seating_ms,
                     published,
                 },
             )

@@ -163,6 +163,8 @@ fn suite(s: &dyn Store) {
         &[(1, Some(1)), (2, None)],
     )
     .unwrap();
+    s.round_seated_in("T1", 1, 12.5).unwrap();
+    assert_eq!(s.tournament_rounds("T1").unwrap()[0].seating_ms, Some(12.5));
     let look = s.seat_lookup("T1", ka).unwrap().unwrap();
     assert_eq!(
         look.seat,

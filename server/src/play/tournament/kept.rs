@@ -28,7 +28,6 @@ pub(super) struct KeptSeating {
     /// Each table's entrant by player slot (`None`: a bot).
     pub tables: Vec<[Option<EntrantId>; 4]>,
     pub byes: Vec<EntrantId>,
-    pub seating_ms: f64,
 }
 
 /// A seated round as kept: its seating and its tables' rows.
@@ -151,8 +150,8 @@ fn rebuild(
             Some(s) => Some(serde_json::from_str(s).map_err(|e| corrupt("seating", e))?),
             None => None,
         };
-        if let Some(s) = &seating {
-            state.seating_ms.push(s.seating_ms);
+        if let Some(ms) = r.seating_ms {
+            state.seating_ms.push(ms);
         }
         if r.published {
             let s = seating.ok_or_else(|| corrupt("round", "published but never seated"))?;

@@ -376,14 +376,12 @@ async fn seat(
             }
         })
         .collect();
-    let mut kept = KeptSeating {
+    let kept = KeptSeating {
         contributions,
         tables: seating.tables.clone(),
         byes: seating.byes.clone(),
-        seating_ms: 0.0,
     };
     let plan = RoundPlan::new(t, number, secret, &kept, Some(done))?;
-    kept.seating_ms = (started.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
     let json = serde_json::to_string(&kept).map_err(|e| e.to_string())?;
     let mut seats: Vec<(u32, Option<u32>)> = Vec::new();
     for (i, players) in kept.tables.iter().enumerate() {
@@ -398,9 +396,13 @@ async fn seat(
     let (store, id, rows) = (online.store.clone(), t.id.clone(), tables.clone());
     stored(move || store.seat_round(&id, number, &json, &rows, &seats)).await?;
     plan.open_here(online, &tables)?;
+    // The whole seating: the order, its rows kept, this node's tables opened.
+    let ms = (started.elapsed().as_secs_f64() * 10_000.0).round() / 10.0;
     if let Ok(mut s) = t.state.lock() {
-        s.seating_ms.push(kept.seating_ms);
+        s.seating_ms.push(ms);
     }
+    let (store, id) = (online.store.clone(), t.id.clone());
+    stored(move || store.round_seated_in(&id, number, ms)).await?;
     tracing::info!(
         tournament = %t.id,
         round = number,
