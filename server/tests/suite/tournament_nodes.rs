@@ -273,3 +273,32 @@ fn entrants_sign_up_and_are_seated_through_a_node_not_running_the_tournament() {
     check_standings(&config(&s, Format::Swiss { rounds: 2 }), &rounds, &page);
     drop((a, b));
 }
+
+#[test]
+fn a_kept_tournament_no_node_can_read_back_is_cancelled_not_retried() {
+    use tongcheng_server::store::StoredTournament;
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open_in_memory().unwrap());
+    // Begun by a node that stopped, its settings unreadable (as a build before tournaments
+    // were kept leaves one: no lease, no entrants' details, no secrets).
+    let old = StoredTournament {
+        id: "old".into(),
+        name: "old".into(),
+        code: None,
+        settings: "{}".into(),
+        created_by: None,
+        created_at: 1,
+        node_url: "http://127.0.0.1:9".into(),
+    };
+    assert!(store.create_tournament(&old, 0).unwrap());
+    store.set_tournament_status("old", "running", None).unwrap();
+    let _a = node(&store);
+    wait_for(10, "the unreadable tournament to be cancelled", || {
+        store.tournament("old").unwrap().unwrap().status == "cancelled"
+    });
+    assert!(
+        store
+            .orphaned_tournaments(i64::MAX, None)
+            .unwrap()
+            .is_empty()
+    );
+}

@@ -6,6 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tongcheng_api::ErrorCode;
+use tongcheng_api::tournament::TournamentStatus;
+
 use super::super::Online;
 use super::kept;
 use super::tables::open_assigned;
@@ -91,7 +94,19 @@ async fn take_over(online: &Arc<Online>, id: &str, now: i64, lease: u64) {
             }
         }
         Ok(None) => {}
+        Err(e) if e.code == ErrorCode::Internal => {
+            // Kept rows no build can go on from (a tournament begun before they were kept,
+            // a round with no secret): it is over, not tried again every sweep.
+            tracing::error!(tournament = %id, error = %e.message, "a tournament cannot be read back: cancelled");
+            let (store, tid) = (online.store.clone(), id.to_string());
+            let status = TournamentStatus::Cancelled;
+            let _ = tokio::task::spawn_blocking(move || {
+                store.set_tournament_status(&tid, status.as_str(), None)
+            })
+            .await;
+        }
         Err(e) => {
+            // The store failed: the lease runs out and the next sweep tries again.
             tracing::error!(tournament = %id, error = %e.message, "cannot read the tournament back");
         }
     }
