@@ -306,6 +306,10 @@ impl Tournament {
             .collect();
     }
 
+    fn entrant_count(&self) -> usize {
+        self.state.lock().map_or(0, |s| s.entrants.len())
+    }
+
     fn knows(&self, account: i64) -> bool {
         self.state
             .lock()

@@ -83,10 +83,21 @@ pub async fn seat(
         return elsewhere::seat(online, id, account, &req, contribution).await;
     };
     if !t.knows(account) {
-        // Signed up through another node since this one last read the entrants.
+        // Signed up through another node since this one last read the entrants? The whole
+        // list is read only when the store has more of them (a stranger's asking reads a count).
         let (store, tid) = (online.store.clone(), id.to_string());
-        let all = blocking(move || Ok(store.tournament_entrants(&tid)?)).await?;
-        t.refresh_entrants(all);
+        let known = t.entrant_count();
+        let all = blocking(move || {
+            Ok(if store.entrant_count(&tid)? as usize > known {
+                Some(store.tournament_entrants(&tid)?)
+            } else {
+                None
+            })
+        })
+        .await?;
+        if let Some(all) = all {
+            t.refresh_entrants(all);
+        }
     }
     let mut changed = t.changed.subscribe();
     let until = tokio::time::Instant::now() + SEAT_POLL;

@@ -110,7 +110,7 @@ async fn stopped(online: &Online, t: &Tournament, round: usize, e: String) {
 /// closes it in the store. The entrants then (those who signed up through other nodes too).
 async fn wait_for_field(online: &Online, t: &Tournament) -> usize {
     loop {
-        let n = t.state.lock().map_or(0, |s| s.entrants.len());
+        let n = t.entrant_count();
         let now = crate::now();
         let over = match t.settings.starts_at {
             Some(at) => now >= at,
@@ -129,7 +129,7 @@ async fn wait_for_field(online: &Online, t: &Tournament) -> usize {
         }
         let (store, id) = (online.store.clone(), t.id.clone());
         if let Ok(count) = stored(move || store.entrant_count(&id)).await
-            && count as usize > t.state.lock().map_or(0, |s| s.entrants.len())
+            && count as usize > t.entrant_count()
         {
             let (store, id) = (online.store.clone(), t.id.clone());
             if let Ok(all) = stored(move || store.tournament_entrants(&id)).await {
@@ -142,7 +142,7 @@ async fn wait_for_field(online: &Online, t: &Tournament) -> usize {
         Ok(all) => t.refresh_entrants(all),
         Err(e) => tracing::error!(tournament = %t.id, error = %e, "cannot close the sign-up"),
     }
-    t.state.lock().map_or(0, |s| s.entrants.len())
+    t.entrant_count()
 }
 
 /// Sets the status (the standings start when the tournament does) and keeps it.
@@ -199,9 +199,9 @@ async fn play_round(
                 online.store.clone(),
                 t.id.clone(),
                 commitment.to_hex(),
-                Seed(secret.0),
+                hex_of(&secret),
             );
-            stored(move || store.announce_round(&id, number, &hex, &hex_of(&hidden))).await?;
+            stored(move || store.announce_round(&id, number, &hex, &hidden)).await?;
             {
                 let mut s = t.state.lock().map_err(|_| "poisoned")?;
                 s.round = number;
