@@ -16,7 +16,9 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tongcheng_core::game::Action;
-use tongcheng_core::protocol::{ClientMsg, MAX_SERVER_MESSAGE};
+use tongcheng_core::protocol::{
+    ClientMsg, ErrorCode, MAX_SERVER_MESSAGE, NextTable, NextTableState,
+};
 
 use crate::ClientError;
 use crate::online::{play_url, refused_join};
@@ -33,6 +35,10 @@ pub struct AsyncSeat {
     stream: SeatStream,
     epoch: Instant,
     updates: VecDeque<OnlineUpdate>,
+    /// The node this connection is to, and how it was opened (to move to another node).
+    server: String,
+    token: String,
+    local: Option<IpAddr>,
 }
 
 impl std::fmt::Debug for AsyncSeat {
@@ -78,31 +84,100 @@ impl AsyncSeat {
             Ok(ws) => ws,
             Err(e) => return Err((e, stream)),
         };
-        let mut seat = AsyncSeat {
+        let mut seat = AsyncSeat::on(ws, stream, server, token, local);
+        let join = seat.stream.join(seat.now());
+        match seat.joined(join).await {
+            Ok(()) => Ok(seat),
+            Err(e) => Err((e, seat.stream)),
+        }
+    }
+
+    /// Sends `join` and waits for its welcome (a refusal is the server's error).
+    async fn joined(&mut self, join: ClientMsg) -> Result<(), ClientError> {
+        self.send(join).await?;
+        let until = Instant::now() + JOIN_LIMIT;
+        loop {
+            match self.next_update(Some(until)).await? {
+                Some(OnlineUpdate::Joined { .. }) => return Ok(()),
+                Some(OnlineUpdate::Error { code, message }) => {
+                    return Err(refused_join(code, message));
+                }
+                Some(_) => {}
+                None => return Err(ClientError::Network("no welcome from the server".into())),
+            }
+        }
+    }
+
+    /// A tournament entrant's connection to `server`, at no table yet: he asks for his
+    /// tables on it ([`AsyncSeat::next_table`]) and sits at each ([`AsyncSeat::sit_at`]).
+    pub async fn entrant(
+        server: &str,
+        token: &str,
+        local: Option<IpAddr>,
+        auto_ready: bool,
+    ) -> Result<AsyncSeat, ClientError> {
+        let mut stream = SeatStream::new(OnlineOptions::default(), crate::entropy());
+        stream.set_auto_ready(auto_ready);
+        let ws = open(server, token, local).await?;
+        Ok(AsyncSeat::on(ws, stream, server, token, local))
+    }
+
+    fn on(
+        ws: Socket,
+        stream: SeatStream,
+        server: &str,
+        token: &str,
+        local: Option<IpAddr>,
+    ) -> AsyncSeat {
+        AsyncSeat {
             ws,
             stream,
             epoch: Instant::now(),
             updates: VecDeque::new(),
-        };
-        let join = seat.stream.join(seat.now());
-        if let Err(e) = seat.send(join).await {
-            return Err((e, seat.stream));
+            server: server.to_string(),
+            token: token.to_string(),
+            local,
         }
-        let until = Instant::now() + JOIN_LIMIT;
+    }
+
+    /// 下一桌: one's table in round `round` of `tournament` (or a bye, or the end), asked on
+    /// this connection and waited for; the round's commitment is answered with our
+    /// contribution on the way. Frames of the last table still arriving are passed over.
+    pub async fn next_table(
+        &mut self,
+        tournament: &str,
+        round: u32,
+    ) -> Result<NextTable, ClientError> {
+        let ask = self.stream.ask_next_table(tournament, round);
+        self.send(ask).await?;
         loop {
-            match seat.next_update(Some(until)).await {
-                Ok(Some(OnlineUpdate::Joined { .. })) => return Ok(seat),
-                Ok(Some(OnlineUpdate::Error { code, message })) => {
-                    return Err((refused_join(code, message), seat.stream));
+            match self.next_update(None).await? {
+                Some(OnlineUpdate::NextTable(n))
+                    if n.tournament == tournament && n.state != NextTableState::Commit =>
+                {
+                    return Ok(*n);
                 }
-                Ok(Some(_)) => {}
-                Ok(None) => {
-                    let e = ClientError::Network("no welcome from the server".into());
-                    return Err((e, seat.stream));
-                }
-                Err(e) => return Err((e, seat.stream)),
+                Some(OnlineUpdate::Error {
+                    code: code @ (ErrorCode::BadTournament | ErrorCode::Internal),
+                    message,
+                }) => return Err(refused_join(code, message)),
+                _ => {}
             }
         }
+    }
+
+    /// Sits at table `table` of node `server` (empty: this connection's), on this
+    /// connection when it is that node's, else on a new one to it; waits for the welcome.
+    pub async fn sit_at(&mut self, table: &str, server: &str) -> Result<(), ClientError> {
+        self.updates.clear();
+        if !server.is_empty() && server != self.server {
+            let ws = open(server, &self.token, self.local).await?;
+            let mut old = std::mem::replace(&mut self.ws, ws);
+            let _ = old.close(None).await;
+            self.server = server.to_string();
+        }
+        let join = self.stream.sit_at(table.to_string(), self.now());
+        self.joined(join).await
     }
 
     fn now(&self) -> Millis {

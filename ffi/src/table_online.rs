@@ -68,6 +68,15 @@ pub enum OnlineUpdateModel {
     MatchEnd {
         scores: Vec<i32>,
     },
+    /// 下一桌: one's table in a tournament round (`state`: "seated", "bye", "out",
+    /// "finished", "cancelled"; "commit" is answered by the session itself).
+    NextTable {
+        tournament: String,
+        round: u32,
+        state: String,
+        table: Option<String>,
+        server: String,
+    },
     /// An error frame from the server (stable `code`, e.g. "stale_decision").
     Error {
         code: String,
@@ -162,6 +171,16 @@ fn update(u: OnlineUpdate, you: Option<Seat>) -> OnlineUpdateModel {
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
             message,
+        },
+        OnlineUpdate::NextTable(n) => OnlineUpdateModel::NextTable {
+            state: serde_json::to_value(n.state)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            tournament: n.tournament,
+            round: n.round,
+            table: n.table,
+            server: n.server,
         },
         OnlineUpdate::Disconnected { reason } => OnlineUpdateModel::Disconnected { reason },
     }

@@ -93,6 +93,10 @@ pub(crate) struct Args {
     /// 复式: every table of a round plays the same walls.
     #[arg(long)]
     pub duplicate: bool,
+    /// Entrants ask for each next table by the HTTP long poll (`POST …/seat`, a connection
+    /// per table) instead of on their table connection (one socket for the tournament).
+    #[arg(long)]
+    pub seat_by_http: bool,
 }
 
 /// Longest pause a player may take (the rules' own limits are shorter).

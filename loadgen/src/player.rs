@@ -24,7 +24,7 @@ use tongcheng_client::{
 };
 use tongcheng_core::bot::{Bot, LevelBot};
 use tongcheng_core::game::{Action, DecisionKind};
-use tongcheng_core::protocol::ClientMsg;
+use tongcheng_core::protocol::{ClientMsg, NextTableState};
 
 use crate::run::Ctx;
 
@@ -105,9 +105,10 @@ pub(crate) async fn player(ctx: Arc<Ctx>, i: usize) {
 }
 
 /// Player `i` as a tournament entrant: signs up for `id`, then plays each round he is
-/// seated in until he is out or the tournament is over.
+/// seated in until he is out or the tournament is over. He asks for each next table on his
+/// table connection (one socket for the whole tournament), or by the HTTP long poll with
+/// `--seat-by-http`.
 pub(crate) async fn entrant(ctx: Arc<Ctx>, i: usize, id: String) {
-    let ip = address(i);
     let entry = &ctx.urls[i % ctx.urls.len()];
     let Some((api, token)) = log_in(&ctx, i).await else {
         return;
@@ -122,31 +123,94 @@ pub(crate) async fn entrant(ctx: Arc<Ctx>, i: usize, id: String) {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(i as u64);
     let mut bot = LevelBot::new(ctx.args.level, i as u64);
-    let mut round = 1;
-    loop {
-        let seat = match next_table(&api, &id, round).await {
-            Ok(s) => s,
-            Err(e) => return c.error(format!("round {round}: {e}")),
-        };
-        match seat.state {
-            SeatState::Seated => {
-                let table_id = seat.table.clone().unwrap_or_default();
-                let mut table = Table {
-                    ctx: &ctx,
-                    rng: &mut rng,
-                    bot: &mut bot,
-                    latencies: Vec::new(),
-                };
-                let node = node(&seat.server, entry);
-                if let Err(e) = table.counted(ip, &token, &table_id, node).await {
-                    return c.error(format!("round {} table {table_id}: {e}", seat.round));
+    let mut table = Table {
+        ctx: &ctx,
+        rng: &mut rng,
+        bot: &mut bot,
+        latencies: Vec::new(),
+    };
+    let played = if ctx.args.seat_by_http {
+        table.rounds_by_http(&api, &token, i, &id, entry).await
+    } else {
+        table.rounds_on_socket(&token, i, &id, entry).await
+    };
+    if let Err(e) = played {
+        c.error(e);
+    }
+}
+
+impl Table<'_> {
+    /// Every round, each next table asked on the table connection.
+    async fn rounds_on_socket(
+        &mut self,
+        token: &str,
+        i: usize,
+        id: &str,
+        entry: &str,
+    ) -> Result<(), String> {
+        let mut seat = AsyncSeat::entrant(entry, token, Some(address(i)), false)
+            .await
+            .map_err(|e| format!("connect: {e}"))?;
+        let mut round = 1;
+        let result = loop {
+            let next = match seat.next_table(id, round).await {
+                Ok(n) => n,
+                Err(e) => break Err(format!("round {round}: {e}")),
+            };
+            match next.state {
+                NextTableState::Seated => {
+                    let table = next.table.clone().unwrap_or_default();
+                    self.begin();
+                    let mut played = seat.sit_at(&table, &next.server).await;
+                    if played.is_ok() {
+                        played = self
+                            .answer_all(&mut seat)
+                            .await
+                            .map_err(ClientError::Network);
+                    }
+                    if let Err(e) = self.end(played.map_err(|e| e.to_string())) {
+                        break Err(format!("round {} table {table}: {e}", next.round));
+                    }
                 }
+                NextTableState::Bye => {}
+                state if state.is_last() => break Ok(()),
+                other => break Err(format!("round {round}: {other:?}")),
             }
-            SeatState::Bye => {}
-            SeatState::Out | SeatState::Finished => return,
-            other => return c.error(format!("round {round}: {}", other.as_str())),
+            round = next.round.saturating_add(1);
+        };
+        seat.close().await;
+        result
+    }
+
+    /// Every round, each next table asked by the HTTP long poll and joined on a new
+    /// connection.
+    async fn rounds_by_http(
+        &mut self,
+        api: &AsyncHttpApi,
+        token: &str,
+        i: usize,
+        id: &str,
+        entry: &str,
+    ) -> Result<(), String> {
+        let mut round = 1;
+        loop {
+            let seat = next_table(api, id, round)
+                .await
+                .map_err(|e| format!("round {round}: {e}"))?;
+            match seat.state {
+                SeatState::Seated => {
+                    let table_id = seat.table.clone().unwrap_or_default();
+                    let node = node(&seat.server, entry);
+                    self.counted(address(i), token, &table_id, node)
+                        .await
+                        .map_err(|e| format!("round {} table {table_id}: {e}", seat.round))?;
+                }
+                SeatState::Bye => {}
+                SeatState::Out | SeatState::Finished => return Ok(()),
+                other => return Err(format!("round {round}: {}", other.as_str())),
+            }
+            round = seat.round.saturating_add(1);
         }
-        round = seat.round.saturating_add(1);
     }
 }
 
@@ -179,10 +243,21 @@ impl Table<'_> {
         table: &str,
         node: &str,
     ) -> Result<(), String> {
+        self.begin();
+        let result = self.play(ip, token, table, node).await;
+        self.end(result)
+    }
+
+    /// A match starts: the player is at a table.
+    fn begin(&self) {
         let c = &self.ctx.counters;
         c.matches_started.fetch_add(1, Relaxed);
         c.playing.fetch_add(1, Relaxed);
-        let result = self.play(ip, token, table, node).await;
+    }
+
+    /// The match ended (or not): its latencies kept.
+    fn end(&mut self, result: Result<(), String>) -> Result<(), String> {
+        let c = &self.ctx.counters;
         c.latencies(std::mem::take(&mut self.latencies));
         c.playing.fetch_sub(1, Relaxed);
         if result.is_ok() {
@@ -287,6 +362,7 @@ impl Table<'_> {
                 | OnlineUpdate::Players { .. }
                 | OnlineUpdate::PiaoAsked { .. }
                 | OnlineUpdate::Piao { .. }
+                | OnlineUpdate::NextTable(_)
                 | OnlineUpdate::AutoPlay { on: false } => {}
             }
         }

@@ -237,6 +237,8 @@ pub fn run(args: Args) -> io::Result<()> {
                     return Err(other("this seat is being played from another connection"));
                 }
             }
+            // Asked for only by tournament entrants on the socket (the CLI asks over HTTP).
+            OnlineUpdate::NextTable(_) => {}
             OnlineUpdate::Disconnected { reason } => {
                 writeln!(out, "connection lost ({reason}); reconnecting")?;
                 std::thread::sleep(Duration::from_millis(500));

@@ -13,6 +13,7 @@
 //! wire while the hand is played. After the hand the full record (with the wall's
 //! [`FairWall`] proof) is sent to everyone, as the rules reveal every hand at the end anyway.
 
+mod next_table;
 pub mod stream;
 #[cfg(test)]
 mod tests;
@@ -24,6 +25,8 @@ use crate::game::{Action, Decision, Event, Game, SeatView};
 use crate::record::{HandRecord, Verifier};
 use crate::rules::RuleSet;
 use crate::seat::Seat;
+
+pub use next_table::{NextTable, NextTableState};
 
 /// The protocol version this build speaks; a join naming another is refused.
 pub const PROTOCOL_VERSION: u32 = 2;
@@ -83,6 +86,19 @@ pub enum ClientMsg {
     },
     /// Leaving the table: the seat plays on by itself until the match ends.
     Leave,
+    /// 下一桌: one's table in round `round` of tournament `tournament`, asked on any table
+    /// connection (before a join, or after one's match is over). The server answers with
+    /// [`ServerMsg::NextTable`] once it has something to say; a contribution goes only with
+    /// the commitment it answers, so nobody contributes before the server is bound.
+    NextTable {
+        tournament: String,
+        round: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commitment: Option<Commitment>,
+        /// 32 random bytes mixed into the round's walls.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        contribution: Option<Contribution>,
+    },
     Ping {
         nonce: u64,
     },
@@ -249,6 +265,8 @@ pub enum ServerMsg {
         on: bool,
     },
     HandEnd(Box<HandEnd>),
+    /// The answer to [`ClientMsg::NextTable`] (not a stream frame: it belongs to no table).
+    NextTable(Box<NextTable>),
     /// The match is over: final scores by player slot.
     MatchEnd {
         seq: u64,
@@ -279,6 +297,7 @@ impl ServerMsg {
             ServerMsg::Welcome { .. }
             | ServerMsg::Snapshot(_)
             | ServerMsg::Players { .. }
+            | ServerMsg::NextTable(_)
             | ServerMsg::Pong { .. }
             | ServerMsg::Error { .. } => None,
         }
@@ -347,6 +366,9 @@ pub enum ErrorCode {
     AccountSuspended,
     /// The account is banned (the message says why).
     AccountBanned,
+    /// A question about a tournament that cannot be answered: no such tournament, not
+    /// signed up for it, or a malformed contribution (the message says which).
+    BadTournament,
 }
 
 /// Why a message could not be read.
@@ -406,12 +428,20 @@ impl ClientMsg {
                 return Err(ProtocolError::Invalid("rules: a preset name".into()));
             }
         }
+        if let ClientMsg::NextTable { tournament, .. } = &m {
+            check_id("tournament", tournament)?;
+        }
         Ok(m)
     }
 }
 
 /// A table id: 1–[`MAX_TABLE_ID`] letters, digits, `-` or `_`.
 pub fn check_table_id(t: &str) -> Result<(), ProtocolError> {
+    check_id("table", t)
+}
+
+/// An id of `kind` (a table's, a tournament's): 1–[`MAX_TABLE_ID`] letters, digits, `-` or `_`.
+fn check_id(kind: &str, t: &str) -> Result<(), ProtocolError> {
     if t.is_empty()
         || t.len() > MAX_TABLE_ID
         || !t
@@ -419,7 +449,7 @@ pub fn check_table_id(t: &str) -> Result<(), ProtocolError> {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     {
         return Err(ProtocolError::Invalid(format!(
-            "table '{}': 1–{MAX_TABLE_ID} letters, digits, - or _",
+            "{kind} '{}': 1–{MAX_TABLE_ID} letters, digits, - or _",
             clip(t)
         )));
     }

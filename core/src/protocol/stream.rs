@@ -15,8 +15,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use super::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerInfo, RoundTable, ServerMsg, verify_hand,
-    verify_replay,
+    ClientMsg, ErrorCode, NextTable, NextTableState, PROTOCOL_VERSION, PlayerInfo, RoundTable,
+    ServerMsg, verify_hand, verify_replay,
 };
 use crate::fair::{Bytes32, Commitment, Contribution, FairnessError};
 use crate::game::{Action, Decision, Event, SeatView};
@@ -96,6 +96,9 @@ pub enum OnlineUpdate {
     MatchEnd {
         scores: [i32; 4],
     },
+    /// The answer to [`SeatStream::ask_next_table`]: a commitment (the stream has sent our
+    /// contribution with it already), then one's table in the round, a bye, or the end.
+    NextTable(Box<NextTable>),
     /// An error frame from the server (the session goes on).
     Error {
         code: ErrorCode,
@@ -180,6 +183,8 @@ pub struct SeatStream {
     joins_sent: u64,
     /// Ready goes out as soon as a hand ends (a shell may rather wait for its player).
     auto_ready: bool,
+    /// The tournament and round whose table was asked for (its commitment is answered).
+    next_asked: Option<(String, u32)>,
     next_ping: Millis,
     nonce: u64,
     /// Our contributions to the walls: ChaCha20 keyed by the driver's entropy, so each is
@@ -213,6 +218,7 @@ impl SeatStream {
             frames: Vec::new(),
             joins_sent: 0,
             auto_ready: true,
+            next_asked: None,
             next_ping: 0,
             nonce: 0,
         }
@@ -242,6 +248,41 @@ impl SeatStream {
             rules: self.options.rules.clone().filter(|_| first),
             after: (!first).then_some(self.stats.last_seq),
         }
+    }
+
+    /// 下一桌: asks for one's table in round `round` of `tournament` (on the connection open,
+    /// whether or not it has a table). The answers come as [`OnlineUpdate::NextTable`]; the
+    /// round's commitment is answered by the stream with a contribution of its own.
+    pub fn ask_next_table(&mut self, tournament: &str, round: u32) -> ClientMsg {
+        self.next_asked = Some((tournament.to_string(), round));
+        ClientMsg::NextTable {
+            tournament: tournament.to_string(),
+            round,
+            commitment: None,
+            contribution: None,
+        }
+    }
+
+    /// Moves this stream to table `table` (a tournament's next, on the same connection):
+    /// the last match's state is dropped and the join for the new table is returned. The
+    /// connection's keys, pings and settings stay.
+    pub fn sit_at(&mut self, table: String, now: Millis) -> ClientMsg {
+        let fresh = SeatStream {
+            options: OnlineOptions {
+                table: Some(table.clone()),
+                people: None,
+                rules: None,
+                capture_frames: self.options.capture_frames,
+            },
+            table: Some(table),
+            connected: self.connected,
+            auto_ready: self.auto_ready,
+            nonce: self.nonce,
+            contributions: self.contributions.clone(),
+            ..SeatStream::new(OnlineOptions::default(), [0; 32])
+        };
+        *self = fresh;
+        self.join(now)
     }
 
     /// The connection ended: by the driver's choice (`reason` none), or lost.
@@ -500,6 +541,28 @@ impl SeatStream {
                 self.match_over = true;
                 self.decision = None;
                 updates.push(OnlineUpdate::MatchEnd { scores });
+            }
+            ServerMsg::NextTable(next) => {
+                let asked = self
+                    .next_asked
+                    .as_ref()
+                    .is_some_and(|(t, r)| *t == next.tournament && *r <= next.round);
+                if next.state == NextTableState::Commit {
+                    if let (true, Some(commitment)) = (asked, next.commitment) {
+                        let mut b = [0u8; 32];
+                        self.contributions.fill_bytes(&mut b);
+                        self.next_asked = Some((next.tournament.clone(), next.round));
+                        step.send.push(ClientMsg::NextTable {
+                            tournament: next.tournament.clone(),
+                            round: next.round,
+                            commitment: Some(commitment),
+                            contribution: Some(Bytes32(b)),
+                        });
+                    }
+                } else if asked {
+                    self.next_asked = None;
+                }
+                updates.push(OnlineUpdate::NextTable(next));
             }
             ServerMsg::Pong { .. } | ServerMsg::Superseded { .. } => {}
             ServerMsg::Error { code, message } => {

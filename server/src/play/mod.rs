@@ -276,6 +276,15 @@ impl Online {
     }
 }
 
+/// A task stopped when its handle is dropped (with its owner: a sweep, a connection).
+pub(crate) struct AbortOnDrop(pub tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 pub(crate) fn lock<T>(m: &Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>, ApiError> {
     m.lock()
         .map_err(|_| ApiError::internal("the lobby is unavailable"))

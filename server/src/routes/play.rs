@@ -9,7 +9,7 @@
 //! sends, so a hostile client can at worst lose its own seat.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -28,6 +28,7 @@ use utoipa_axum::router::OpenApiRouter;
 use super::{Authed, endpoint};
 use crate::error::ApiError;
 use crate::listen::ConnSlot;
+use crate::play::AbortOnDrop;
 use crate::play::join::join;
 use crate::play::lobby::OpenConn;
 use crate::play::table::Cmd;
@@ -100,6 +101,10 @@ async fn connection(
     // far more than a person, and must not lose its answers. Everything else is.
     let asked = Arc::new(AtomicU64::new(0));
     let granted = asked.clone();
+    // Whether the table's match is over: then the connection may sit at another table
+    // (a tournament's next).
+    let over = Arc::new(AtomicBool::new(false));
+    let match_ended = over.clone();
     // The writer: frames from the table (and this connection) to the socket, in order.
     let writer = tokio::spawn(async move {
         while let Some(text) = out_rx.recv().await {
@@ -109,6 +114,9 @@ async fn connection(
                 .any(|t| text.starts_with(&format!("{{\"type\":\"{t}\"")))
             {
                 granted.fetch_add(1, Ordering::Relaxed);
+            }
+            if text.starts_with("{\"type\":\"match_end\"") {
+                match_ended.store(true, Ordering::Relaxed);
             }
             // A connection whose seat another one took is told so, then closed.
             let replaced = text.starts_with("{\"type\":\"error\",\"code\":\"replaced\"");
@@ -126,8 +134,12 @@ async fn connection(
         per_sec: config.per_sec,
     });
     let mut seat: Option<(u8, mpsc::Sender<Cmd>)> = None;
+    // 下一桌 asked on this connection and not answered yet: aborted when the connection
+    // closes or asks again.
+    let mut next_table: Option<AbortOnDrop> = None;
     loop {
-        let wait = if seat.is_none() {
+        let waiting = next_table.as_ref().is_some_and(|t| !t.0.is_finished());
+        let wait = if seat.is_none() && !waiting {
             config.auth_ms
         } else {
             config.idle_ms
@@ -178,9 +190,33 @@ async fn connection(
                 continue;
             }
         };
+        // A join once the match is over leaves that table for the next (a tournament's).
+        if let (ClientMsg::Join { .. }, Some((player, tx))) = (&msg, &seat)
+            && (over.load(Ordering::Relaxed) || tx.is_closed())
+        {
+            let _ = tx
+                .send(Cmd::Gone {
+                    player: *player,
+                    conn,
+                })
+                .await;
+            seat = None;
+            over.store(false, Ordering::Relaxed);
+            // Answers owed to the last table are not owed any more.
+            asked.store(0, Ordering::Relaxed);
+        }
         match (&seat, msg) {
             (_, ClientMsg::Ping { nonce }) => {
                 let _ = out.try_send(ServerMsg::Pong { nonce }.to_json());
+            }
+            (_, msg @ ClientMsg::NextTable { .. }) => {
+                let task = crate::play::tournament::next_table(
+                    state.online.clone(),
+                    auth.session.account_id,
+                    msg,
+                    out.clone(),
+                );
+                next_table = Some(AbortOnDrop(tokio::spawn(task)));
             }
             (
                 None,
@@ -250,8 +286,11 @@ async fn connection(
                     .await
                     .is_err()
                 {
+                    // The connection stays for a next table (a tournament's), within the
+                    // join limit.
                     say(ErrorCode::MatchOver, "the table is gone".into());
-                    break;
+                    seat = None;
+                    continue;
                 }
                 if leave {
                     break;

@@ -19,8 +19,9 @@ use tongcheng_api::tournament::{
 };
 use tongcheng_client::tournament::next_table;
 use tongcheng_client::{
-    AsyncHttpApi, AsyncSeat, HttpOptions, Identity, OnlineOptions, OnlineUpdate,
+    AsyncHttpApi, AsyncSeat, ClientError, HttpOptions, Identity, OnlineOptions, OnlineUpdate,
 };
+use tongcheng_core::protocol::NextTableState;
 use tongcheng_core::tournament::simulate::{RoundRecord, recompute};
 use tongcheng_core::tournament::{EntrantId, Format, TournamentConfig};
 use tongcheng_server::Config;
@@ -79,29 +80,36 @@ async fn play_table(url: &str, token: &str, table: &str, ip: IpAddr) -> Result<(
     let mut seat = AsyncSeat::connect(url, token, options, Some(ip), true)
         .await
         .map_err(|e| format!("join {table}: {e}"))?;
-    let result = loop {
+    let result = play_match(&mut seat, table).await;
+    seat.close().await;
+    result
+}
+
+/// The match at the table `seat` sits at, to its end.
+async fn play_match(seat: &mut AsyncSeat, table: &str) -> Result<(), String> {
+    loop {
         let update = seat.next_update(None).await.map_err(|e| e.to_string())?;
         match update {
             Some(OnlineUpdate::Decision { decision, .. }) => {
                 let _ = seat.act(quick(&decision)).await;
             }
             Some(OnlineUpdate::HandEnd { fair: Err(e), .. }) => {
-                break Err(format!("a hand at {table} does not replay: {e}"));
+                return Err(format!("a hand at {table} does not replay: {e}"));
             }
-            Some(OnlineUpdate::MatchEnd { .. }) => break Ok(()),
-            Some(OnlineUpdate::Disconnected { reason }) => break Err(reason),
+            Some(OnlineUpdate::MatchEnd { .. }) => break,
+            Some(OnlineUpdate::Disconnected { reason }) => return Err(reason),
             _ => {}
         }
-    };
+    }
     if seat.stream().round().is_none() {
         return Err(format!("{table}'s welcome did not name its round"));
     }
-    seat.close().await;
-    result
+    Ok(())
 }
 
 /// One entrant's tournament: signs up and (unless a no-show) plays every round he is in.
-/// His account.
+/// His account. Entrants from an even address ask for their tables on one table connection
+/// for the whole tournament, the others by the HTTP long poll (a connection per table).
 pub(crate) async fn entrant(
     url: String,
     id: String,
@@ -117,6 +125,9 @@ pub(crate) async fn entrant(
         return Ok(account);
     }
     let token = api.token().unwrap_or_default().to_string();
+    if matches!(ip, IpAddr::V4(v) if v.octets()[3] % 2 == 0) {
+        return on_socket(&url, &token, &id, ip).await.map(|()| account);
+    }
     let mut round = 1;
     loop {
         let seat = next_table(&api, &id, round)
@@ -138,6 +149,36 @@ pub(crate) async fn entrant(
         }
         round = seat.round + 1;
     }
+}
+
+/// Every round on one connection: 下一桌 asked on it, each table joined on it (or on a
+/// new one to the table's node).
+async fn on_socket(url: &str, token: &str, id: &str, ip: IpAddr) -> Result<(), String> {
+    let mut seat = AsyncSeat::entrant(url, token, Some(ip), true)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let mut round = 1;
+    loop {
+        let next = seat
+            .next_table(id, round)
+            .await
+            .map_err(|e| format!("next table in round {round}: {e}"))?;
+        match next.state {
+            NextTableState::Seated => {
+                let table = next.table.clone().unwrap_or_default();
+                seat.sit_at(&table, &next.server)
+                    .await
+                    .map_err(|e| format!("join {table}: {e}"))?;
+                play_match(&mut seat, &table).await?;
+            }
+            NextTableState::Bye => {}
+            NextTableState::Out | NextTableState::Finished => break,
+            other => return Err(format!("round {round}: {other:?}")),
+        }
+        round = next.round + 1;
+    }
+    seat.close().await;
+    Ok(())
 }
 
 /// A run's published rounds, its final standings, and each client's account in spawn
@@ -464,4 +505,25 @@ fn a_friends_tournament_is_found_by_its_code_and_bad_requests_change_nothing() {
     assert_eq!(code(&r), (404, "not_found"));
     let standings = get(url, &friend, &format!("/v1/tournaments/{id}/standings"));
     assert_eq!((standings.0, &standings.1["rounds"]), (200, &json!(0)));
+
+    // The same questions on a table connection: refused with a typed error frame, and the
+    // connection stays (it is asked again, and answered again).
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut socket = AsyncSeat::entrant(url, &stranger, None, true)
+            .await
+            .unwrap();
+        for (tournament, why) in [
+            (id.as_str(), "not signed up"),
+            ("nope", "no such tournament"),
+        ] {
+            let e = socket.next_table(tournament, 1).await.unwrap_err();
+            assert!(
+                matches!(&e, ClientError::Server { code, message, .. }
+                    if code == "bad_tournament" && message.contains(why)),
+                "{e:?}"
+            );
+        }
+        socket.close().await;
+    });
 }

@@ -69,6 +69,8 @@ impl TableTask {
                 s.conn = None;
             }
             ClientMsg::Act { decision, action } => self.act(p, decision, action),
+            // The connection answers it: no table's business.
+            ClientMsg::NextTable { .. } => {}
         }
     }
 

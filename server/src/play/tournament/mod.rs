@@ -23,7 +23,7 @@ mod tables;
 
 pub use registry::Registry;
 use requests::standing_rows;
-pub use requests::{enter, seat, standings};
+pub use requests::{enter, next_table, seat, standings};
 pub use sweep::sweep;
 
 use std::collections::HashMap;

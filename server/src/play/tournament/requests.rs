@@ -1,13 +1,19 @@
 //! The requests an entrant makes of a tournament: sign up, the long poll for his table, the
 //! standings.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use tokio::sync::mpsc;
 
 use tongcheng_api::ErrorCode;
 use tongcheng_api::tournament::{
     SeatRequest, SeatState, StandingRow, StandingsPage, TournamentInfo, TournamentSeat,
 };
 use tongcheng_core::fair::Bytes32;
+use tongcheng_core::protocol::{
+    ClientMsg, ErrorCode as WireCode, NextTable, NextTableState, ServerMsg,
+};
 use tongcheng_core::tournament::Standing;
 
 use super::super::{Online, lock};
@@ -130,6 +136,74 @@ pub async fn seat(
             }
         }
     }
+}
+
+/// 下一桌 asked on a table connection ([`ClientMsg::NextTable`]): the seat request's answer
+/// sent as a [`ServerMsg::NextTable`] frame on `out` once there is one — a `waiting` is
+/// asked again here, so the entrant's socket carries no polling. The connection aborts this
+/// when it closes or asks again.
+pub async fn next_table(
+    online: Arc<Online>,
+    account: i64,
+    msg: ClientMsg,
+    out: mpsc::Sender<String>,
+) {
+    let ClientMsg::NextTable {
+        tournament,
+        round,
+        commitment,
+        contribution,
+    } = msg
+    else {
+        return;
+    };
+    let req = SeatRequest {
+        round,
+        commitment: commitment.map(|c| c.to_hex()),
+        contribution: contribution.map(|c| c.to_hex()),
+    };
+    let frame = loop {
+        match seat(&online, &tournament, account, req.clone()).await {
+            Ok(answer) => {
+                if let Some(notice) = notice(&tournament, answer) {
+                    break ServerMsg::NextTable(Box::new(notice));
+                }
+            }
+            Err(e) => {
+                let code = if e.code.status() >= 500 {
+                    WireCode::Internal
+                } else {
+                    WireCode::BadTournament
+                };
+                break ServerMsg::error(code, e.message);
+            }
+        }
+    };
+    let _ = out.send(frame.to_json()).await;
+}
+
+/// The seat answer as the table connection says it (none: still waiting).
+fn notice(tournament: &str, a: TournamentSeat) -> Option<NextTable> {
+    let state = match a.state {
+        SeatState::Commit => NextTableState::Commit,
+        SeatState::Seated => NextTableState::Seated,
+        SeatState::Bye => NextTableState::Bye,
+        SeatState::Out => NextTableState::Out,
+        SeatState::Finished => NextTableState::Finished,
+        SeatState::Cancelled => NextTableState::Cancelled,
+        SeatState::Waiting | SeatState::Other(_) => return None,
+    };
+    Some(NextTable {
+        tournament: tournament.to_string(),
+        round: a.round,
+        state,
+        commitment: a
+            .commitment
+            .as_deref()
+            .and_then(|c| Bytes32::from_hex(c).ok()),
+        table: a.table,
+        server: a.server,
+    })
 }
 
 /// An entrant's row in the standings, at `rank` (0-based).

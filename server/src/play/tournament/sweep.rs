@@ -9,7 +9,7 @@ use std::time::Duration;
 use tongcheng_api::ErrorCode;
 use tongcheng_api::tournament::TournamentStatus;
 
-use super::super::Online;
+use super::super::{AbortOnDrop, Online};
 use super::kept;
 use super::tables::open_assigned;
 
@@ -61,15 +61,6 @@ pub async fn sweep(online: Arc<Online>) {
             }
             take_over(&online, &id, now, lease).await;
         }
-    }
-}
-
-/// Stops a task when the sweep stops.
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }
 
