@@ -229,12 +229,12 @@ impl App {
             Event::Frame { id, text } => {
                 let sound = self.settings.sound;
                 if let Some(t) = self.online_table.as_mut() {
-                    t.frame(id, &text, sound, &mut fx);
+                    t.frame(id, &text, sound, self.online.token(), &mut fx);
                 }
             }
             Event::SocketClosed { id } => {
                 if let Some(t) = self.online_table.as_mut() {
-                    t.socket_closed(id);
+                    t.socket_closed(id, self.online.token(), &mut fx);
                 }
             }
         }
@@ -343,7 +343,11 @@ impl App {
             }
             (Screen::Online, Tap::Back) => self.leave_table(fx),
             (Screen::Online, Tap::NextHand) => {
-                let more = self.online_table.as_mut().is_some_and(|t| t.next_hand(fx));
+                let token = self.online.token();
+                let more = self
+                    .online_table
+                    .as_mut()
+                    .is_some_and(|t| t.next_hand(token, fx));
                 if !more {
                     self.leave_table(fx);
                 }

@@ -215,7 +215,8 @@ if (results.phone === results.desktop) fail("two browsers got the same account")
 }
 // 比赛: the operator makes a four-entrant tournament; four browsers find it under 比赛, sign
 // up, ask for their table (each contributing to the round's walls), play the hand by clicks,
-// come back to the tournament, see the standings with their own place, and check the round's
+// are told by 下一桌 (asked on the table's own socket) that no table is left for them, come
+// back to the tournament, see the standings with their own place, and check the round's
 // walls in the page.
 {
   const admin = process.env.TONGCHENG_ADMIN_TOKEN;
@@ -275,7 +276,10 @@ if (results.phone === results.desktop) fail("two browsers got the same account")
   for (const [name, p] of pages) {
     const fairness = await p.locator("main.result .fairness").textContent();
     if (!fairness.startsWith("本局已核对")) fail(`比赛 ${name}: the result says '${fairness}'`);
-    await p.getByRole("button", { name: "本场结束", exact: true }).click();
+    // 下一桌 waits for the next table on the same socket: a one-round tournament says it is over.
+    await p.getByRole("button", { name: "下一桌", exact: true }).click();
+    await p.locator("main.queue .status", { hasText: "比赛已结束" }).waitFor();
+    await p.getByRole("button", { name: "返回", exact: true }).click();
     await p.locator("main.tournament").waitFor();
   }
   const [, phone] = pages[0];

@@ -23,6 +23,8 @@ use crate::table::{Picked, TableParts, pick, result_view, sound_of, table_view};
 use crate::tournaments::{self, SeatStep};
 use crate::view::{Button, QueueView, ResultView, TableView};
 
+mod next;
+
 /// Request and socket ids of the table: apart from the account's requests (which count
 /// from 1), so an answer is never taken for the other's.
 const IDS_FROM: u64 = 1 << 32;
@@ -55,6 +57,9 @@ enum Phase {
     Done(SeatState),
     /// At the table (or coming back to it).
     Seated,
+    /// A tournament match is over and the player asked for his next table: its notice is
+    /// awaited on the socket ([`next`]).
+    Awaiting,
 }
 
 /// A finished hand, for the result screen.
@@ -97,6 +102,8 @@ pub(crate) struct OnlineTable {
     now: u64,
     /// A tournament's round commitment, once read (our contribution goes with it).
     commitment: Option<String>,
+    /// The server's word on the next tournament table, asked on the socket after a match.
+    next: Option<tongcheng_core::protocol::NextTable>,
 }
 
 impl OnlineTable {
@@ -123,6 +130,7 @@ impl OnlineTable {
             next_id: IDS_FROM,
             now,
             commitment: None,
+            next: None,
         };
         let asked = t.id();
         let bearer = Some(token);
@@ -213,21 +221,7 @@ impl OnlineTable {
             },
         };
         match seated {
-            Answer::Ok((table, server)) => {
-                let mut stream = SeatStream::new(
-                    OnlineOptions {
-                        table: Some(table),
-                        ..OnlineOptions::default()
-                    },
-                    [0; 32],
-                );
-                // The player says when he is ready for the next hand (下一局).
-                stream.set_auto_ready(false);
-                self.stream = Some(stream);
-                self.server = server;
-                self.phase = Phase::Seated;
-                self.connect(token, fx);
-            }
+            Answer::Ok((table, server)) => self.sit_new(table, server, Some(token), fx),
             Answer::Refused(e) => {
                 self.phase = Phase::Failed {
                     message: e.error.message,
@@ -238,6 +232,33 @@ impl OnlineTable {
                     message: String::new(),
                 }
             }
+        }
+    }
+
+    /// Sits at `table` of node `server` (empty: the one known) on a new connection.
+    fn sit_new(
+        &mut self,
+        table: String,
+        server: String,
+        token: Option<&str>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let mut stream = SeatStream::new(
+            OnlineOptions {
+                table: Some(table),
+                ..OnlineOptions::default()
+            },
+            [0; 32],
+        );
+        // The player says when he is ready for the next hand (下一局).
+        stream.set_auto_ready(false);
+        self.stream = Some(stream);
+        if !server.is_empty() {
+            self.server = server;
+        }
+        self.phase = Phase::Seated;
+        if let Some(token) = token {
+            self.connect(token, fx);
         }
     }
 
@@ -270,17 +291,24 @@ impl OnlineTable {
     }
 
     /// A frame arrived on socket `id`.
-    pub(crate) fn frame(&mut self, id: u64, text: &str, sound: bool, fx: &mut Vec<Effect>) {
+    pub(crate) fn frame(
+        &mut self,
+        id: u64,
+        text: &str,
+        sound: bool,
+        token: Option<&str>,
+        fx: &mut Vec<Effect>,
+    ) {
         if self.socket != Some(id) {
             return;
         }
         if let Some(stream) = self.stream.as_mut() {
             let step = stream.receive(text, self.now);
-            self.step(step, sound, fx);
+            self.step(step, sound, token, fx);
         }
     }
 
-    fn step(&mut self, step: Step, sound: bool, fx: &mut Vec<Effect>) {
+    fn step(&mut self, step: Step, sound: bool, token: Option<&str>, fx: &mut Vec<Effect>) {
         if let Some(id) = self.socket.filter(|_| self.open) {
             fx.extend(step.send.iter().map(|m| send(id, m)));
         }
@@ -327,11 +355,16 @@ impl OnlineTable {
                         });
                     }
                 }
+                // A tournament's socket stays, to ask for the next table on it.
+                OnlineUpdate::MatchEnd { .. } if matches!(self.seek, Seek::Tournament { .. }) => {
+                    self.ask_after_match(fx);
+                }
                 OnlineUpdate::MatchEnd { .. } => {
                     if let Some(id) = self.socket.take() {
                         fx.push(Effect::CloseSocket { id });
                     }
                 }
+                OnlineUpdate::NextTable(next) => self.noticed(*next, token, fx),
                 OnlineUpdate::Error { message, .. } => self.notice = Some(message),
                 OnlineUpdate::Committed { .. }
                 | OnlineUpdate::Event { .. }
@@ -343,8 +376,9 @@ impl OnlineTable {
         }
     }
 
-    /// Socket `id` closed (or never opened): come back after a wait, unless the match is over.
-    pub(crate) fn socket_closed(&mut self, id: u64) {
+    /// Socket `id` closed (or never opened): come back after a wait, unless the match is
+    /// over (a next table awaited on it is asked for over HTTP).
+    pub(crate) fn socket_closed(&mut self, id: u64, token: Option<&str>, fx: &mut Vec<Effect>) {
         if self.socket != Some(id) {
             return;
         }
@@ -355,6 +389,9 @@ impl OnlineTable {
         };
         let _ = stream.disconnected(None);
         if stream.is_over() {
+            if self.awaits_notice() {
+                self.ask_by_http(token, fx);
+            }
             return;
         }
         let wait = RECONNECT_MS[self.losses.min(RECONNECT_MS.len() - 1)];
@@ -368,7 +405,14 @@ impl OnlineTable {
         if let (Some(at), Some(token)) = (self.reconnect_at, token)
             && self.now >= at
         {
-            self.connect(token, fx);
+            if self.relocates() {
+                // A tournament table's node may have stopped and its table moved: the seat
+                // request names the node that runs it now.
+                self.reconnect_at = None;
+                self.ask_by_http(Some(token), fx);
+            } else {
+                self.connect(token, fx);
+            }
         }
         if let (Some(id), true, Some(stream)) = (self.socket, self.open, self.stream.as_mut())
             && let Some(ping) = stream.tick(self.now)
@@ -439,14 +483,15 @@ impl OnlineTable {
         }
     }
 
-    /// 下一局: ready for the next hand; false when the match is over (home, then).
-    pub(crate) fn next_hand(&mut self, fx: &mut Vec<Effect>) -> bool {
+    /// 下一局: ready for the next hand; once the match is over, 下一桌 at a tournament's
+    /// table; false when the match is over otherwise (home, then).
+    pub(crate) fn next_hand(&mut self, token: Option<&str>, fx: &mut Vec<Effect>) -> bool {
         self.ended = None;
         let Some(stream) = self.stream.as_ref() else {
             return false;
         };
         if stream.is_over() {
-            return false;
+            return self.go_next(token, fx);
         }
         if let Some(id) = self.socket.filter(|_| self.open) {
             fx.push(send(id, &ClientMsg::Ready));
@@ -476,6 +521,10 @@ impl OnlineTable {
             Phase::Queueing { .. } if matches!(self.seek, Seek::Tournament { .. }) => {
                 Text::TournamentWaiting.get(lang).to_string()
             }
+            Phase::Awaiting => match self.awaited_words() {
+                Some(state) => tournaments::seat_words(&state, lang).to_string(),
+                None => Text::TournamentWaiting.get(lang).to_string(),
+            },
             Phase::Queueing { .. } => Text::Queueing.get(lang).to_string(),
             Phase::Done(state) => tournaments::seat_words(state, lang).to_string(),
             Phase::Failed { message } if message.is_empty() => {
@@ -510,12 +559,25 @@ impl OnlineTable {
         Some(QueueView {
             title: title.get(lang).into(),
             status,
-            cancel: Button::new(Text::Cancel.get(lang), true, Tap::Back),
+            // Nothing left to wait for: back, not cancel.
+            cancel: Button::new(
+                match self.phase {
+                    Phase::Done(_) => Text::Back,
+                    _ => Text::Cancel,
+                }
+                .get(lang),
+                true,
+                Tap::Back,
+            ),
         })
     }
 
     /// The table screen, once the seat has a view.
     pub(crate) fn view(&self, lang: Lang) -> Option<TableView> {
+        // After the match: the next table's wait, not the last table.
+        if matches!(self.phase, Phase::Awaiting | Phase::Done(_)) {
+            return None;
+        }
         let stream = self.stream.as_ref()?;
         let v = stream.view()?;
         let mut view = v.clone();
@@ -600,10 +662,10 @@ impl OnlineTable {
     pub(crate) fn result_view(&self, lang: Lang) -> Option<ResultView> {
         let e = self.ended.as_ref()?;
         let over = self.stream.as_ref().is_none_or(SeatStream::is_over);
-        let next = if over {
-            Text::MatchOver
-        } else {
-            Text::NextHand
+        let next = match (over, &self.seek) {
+            (false, _) => Text::NextHand,
+            (true, Seek::Tournament { .. }) => Text::NextTable,
+            (true, _) => Text::MatchOver,
         };
         let mut v = result_view(
             &e.result,

@@ -2,7 +2,8 @@
 //! tournament (its state, the standings with one's own place, sign up, the next table) and
 //! the check of its finished rounds' walls against their commitments, done here, in the
 //! model, from the published rounds. The table itself is the online table
-//! ([`crate::online_table`]), which asks for each round's seat ([`seat_request`]).
+//! ([`crate::online_table`]), which asks for the first round's seat ([`seat_request`]) and
+//! for each next one on the table's own socket once a match ends.
 
 use tongcheng_api::endpoints::{
     EnterTournament, ListTournaments, NextTable, ShowTournament, TournamentRound,

@@ -186,6 +186,11 @@ impl Player {
         }
     }
 
+    /// Sockets the model asked the face to open so far.
+    pub(crate) fn sockets_opened(&self) -> u32 {
+        self.sockets_opened
+    }
+
     pub(crate) fn at_result(&self) -> bool {
         matches!(self.app.view(), View::Result(_))
     }

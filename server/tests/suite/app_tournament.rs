@@ -1,8 +1,9 @@
 //! 比赛 through the app model against a real server in process: the model finds the
 //! operator's tournament in its list, signs up, asks for its table (reading the round's
-//! commitment, then contributing), plays the hand by taps beside three async entrants, comes
-//! back to the tournament, sees the standings with its own place, and checks the finished
-//! round's walls itself.
+//! commitment, then contributing), plays the hand by taps beside three async entrants; 下一桌
+//! on the result then waits for round 2's table on the same socket and plays it there; after
+//! the last round 下一桌 says the tournament is over; back at the tournament it sees the
+//! standings with its own place and checks the finished rounds' walls itself.
 
 use std::time::{Duration, Instant};
 
@@ -20,7 +21,7 @@ fn a_tournament_is_found_entered_played_and_its_walls_checked_through_the_model(
         .post(format!("{url}/v1/admin/tournaments"))
         .bearer_auth(ADMIN)
         .json(
-            &json!({"name": "桐城杯", "format": {"kind": "swiss", "rounds": 1},
+            &json!({"name": "桐城杯", "format": {"kind": "swiss", "rounds": 2},
                       "hands_per_match": 1, "entrants": 4}),
         )
         .send()
@@ -40,7 +41,7 @@ fn a_tournament_is_found_entered_played_and_its_walls_checked_through_the_model(
         .find(|b| b.name == "桐城杯")
         .expect("listed");
     assert!(
-        item.label.contains("瑞士轮 1 轮") && item.label.contains("0/4 人"),
+        item.label.contains("瑞士轮 2 轮") && item.label.contains("0/4 人"),
         "{}",
         item.label
     );
@@ -78,27 +79,68 @@ fn a_tournament_is_found_entered_played_and_its_walls_checked_through_the_model(
         })
         .collect();
     p.tap(Tap::TournamentTable);
-    let until = Instant::now() + Duration::from_secs(90);
-    while !p.at_result() {
+    let mut sockets = 0;
+    for round in 1..=2 {
+        let until = Instant::now() + Duration::from_secs(90);
+        while !p.at_result() {
+            assert!(
+                Instant::now() < until,
+                "round {round}'s hand did not end: {:?}",
+                p.app.view()
+            );
+            p.pump();
+            if let View::Table(t) = p.app.view() {
+                assert!(
+                    t.title.starts_with(&format!("比赛第 {round} 轮")),
+                    "{}",
+                    t.title
+                );
+            }
+            if !p.play() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        let View::Result(r) = p.app.view() else {
+            unreachable!()
+        };
+        assert_eq!(
+            r.fairness.as_deref(),
+            Some("本局已核对；牌墙在本轮结束后按赛前承诺验证")
+        );
+        // The match is over: 下一桌 waits for the next round's table on the same socket.
+        assert_eq!(r.next.label, "下一桌");
+        if round == 1 {
+            sockets = p.sockets_opened();
+        }
+        p.tap(r.next.tap.clone());
         assert!(
-            Instant::now() < until,
-            "the hand did not end: {:?}",
+            !matches!(p.app.view(), View::Result(_) | View::Tournament(_)),
+            "{:?}",
             p.app.view()
         );
-        p.pump();
-        if !p.play() {
-            std::thread::sleep(Duration::from_millis(2));
-        }
     }
-    let View::Result(r) = p.app.view() else {
-        unreachable!()
-    };
+    // After the last round 下一桌 says so; no other socket was opened for round 2.
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        p.pump();
+        if let View::Queue(q) = p.app.view()
+            && q.status.contains("比赛已结束")
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "no word after the last round: {:?}",
+            p.app.view()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     assert_eq!(
-        r.fairness.as_deref(),
-        Some("本局已核对；牌墙在本轮结束后按赛前承诺验证")
+        p.sockets_opened(),
+        sockets,
+        "round 2 was asked and played on the same socket"
     );
-    // The match is over: back to the tournament.
-    p.tap(r.next.tap.clone());
+    p.tap(Tap::Back);
     assert!(
         matches!(p.app.view(), View::Tournament(_)),
         "{:?}",
@@ -112,7 +154,7 @@ fn a_tournament_is_found_entered_played_and_its_walls_checked_through_the_model(
     loop {
         p.tap(Tap::RefreshTournament);
         if let View::Tournament(t) = p.app.view()
-            && t.lines.iter().any(|l| l.contains("已完成 1 轮"))
+            && t.lines.iter().any(|l| l.contains("已完成 2 轮"))
         {
             assert_eq!(t.standings.len(), 4, "{:?}", t.standings);
             assert!(t.me.as_deref().is_some_and(|m| m.starts_with("我的名次")));
@@ -128,7 +170,7 @@ fn a_tournament_is_found_entered_played_and_its_walls_checked_through_the_model(
     };
     let verified = t.verified.expect("checked");
     assert!(
-        verified.starts_with("1 轮、") && verified.contains("全部验证通过"),
+        verified.starts_with("2 轮、") && verified.contains("全部验证通过"),
         "{verified}"
     );
 }
