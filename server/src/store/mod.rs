@@ -33,7 +33,7 @@ mod tournaments;
 
 pub use discipline::{Discipline, MatchToRate, NewSanction, RateMatch, Recompute};
 pub use queries::SqlStore;
-pub use tournament_nodes::TournamentNodes;
+pub use tournament_nodes::{TournamentMark, TournamentNodes};
 pub use tournaments::{
     Entry, SeatLookup, StoredEntrant, StoredRound, StoredRoundTable, StoredTournament,
     TournamentRow, Tournaments,

@@ -45,6 +45,21 @@ pub trait TournamentNodes {
     fn node_seen(&self, url: &str, now: i64) -> Result<()>;
     /// The nodes seen since `since`, by URL.
     fn live_nodes(&self, since: i64) -> Result<Vec<String>>;
+    /// What an entrant waiting for his table watches: none when there is no such
+    /// tournament.
+    fn tournament_mark(&self, id: &str) -> Result<Option<TournamentMark>>;
+}
+
+/// A tournament's state as far as any entrant's seat answer goes: it changes whenever one
+/// might (the status, a new round, its seating, a table opened).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentMark {
+    pub status: String,
+    /// The last round begun (0: none), and whether it is seated.
+    pub round: i64,
+    pub seated: bool,
+    /// That round's tables opened so far.
+    pub opened: i64,
 }
 
 /// A table row's columns, read.
@@ -203,6 +218,36 @@ where
             args![url, now],
         )?;
         Ok(())
+    }
+
+    fn tournament_mark(&self, id: &str) -> Result<Option<TournamentMark>> {
+        let Some((status,)) =
+            self.row::<(String,)>("SELECT status FROM tournaments WHERE id = $1", args![id])?
+        else {
+            return Ok(None);
+        };
+        let (round, seated) = self
+            .row::<(i64, bool)>(
+                "SELECT round, seating IS NOT NULL FROM tournament_rounds
+                 WHERE tournament_id = $1 ORDER BY round DESC LIMIT 1",
+                args![id],
+            )?
+            .unwrap_or((0, false));
+        let opened = if seated {
+            self.value::<i64>(
+                "SELECT count(*) FROM tournament_tables
+                 WHERE tournament_id = $1 AND round = $2 AND opened",
+                args![id, round],
+            )?
+        } else {
+            0
+        };
+        Ok(Some(TournamentMark {
+            status,
+            round,
+            seated,
+            opened,
+        }))
     }
 
     fn live_nodes(&self, since: i64) -> Result<Vec<String>> {

@@ -9,6 +9,7 @@ use crate::support;
 use support::PgSchema;
 use tongcheng_server::store::{
     self, Entry, LoginOutcome, Store, StoredEntrant, StoredRoundTable, StoredTournament,
+    TournamentMark,
 };
 
 fn account(s: &dyn Store, key: &str) -> (i64, i64) {
@@ -155,6 +156,14 @@ fn suite(s: &dyn Store) {
     );
     let look = s.seat_lookup("T1", ka).unwrap().unwrap();
     assert_eq!(look.round, Some((1, "c1".to_string(), false)));
+    let mark = |seated, opened| TournamentMark {
+        status: look.status.clone(),
+        round: 1,
+        seated,
+        opened,
+    };
+    assert_eq!(s.tournament_mark("T1").unwrap(), Some(mark(false, 0)));
+    assert_eq!(s.tournament_mark("nope").unwrap(), None);
     s.seat_round(
         "T1",
         1,
@@ -194,7 +203,13 @@ fn suite(s: &dyn Store) {
         ("T1", 1, 1)
     );
     assert!(!s.round_table_opened("T1", 1, "t1").unwrap());
+    assert_eq!(s.tournament_mark("T1").unwrap(), Some(mark(true, 1)));
     assert!(s.open_round_table("T1", 1, 1, b).unwrap());
+    assert_eq!(
+        s.tournament_mark("T1").unwrap(),
+        Some(mark(true, 2)),
+        "a table opened changes the mark"
+    );
     assert!(s.round_table_opened("T1", 1, "t1").unwrap());
     assert!(!s.open_round_table("T1", 1, 1, b).unwrap(), "opened once");
     assert!(s.unopened_tables(b).unwrap().is_empty());

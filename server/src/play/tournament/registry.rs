@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use tongcheng_api::tournament::{TournamentInfo, TournamentStatus};
 
 use super::super::{Online, lock};
-use super::{Tournament, gone, kept, runner};
+use super::{Tournament, elsewhere, gone, kept, runner};
 use crate::blocking::blocking;
 use crate::error::ApiError;
 
@@ -17,6 +17,8 @@ pub struct Registry {
     map: Mutex<HashMap<String, Arc<Tournament>>>,
     /// Finished and cancelled tournaments read back from the store: they no longer change.
     over: Mutex<HashMap<String, Arc<Tournament>>>,
+    /// Tournaments other nodes run that entrants here wait on.
+    pub(super) watches: elsewhere::Watches,
 }
 
 impl Registry {
