@@ -168,6 +168,9 @@ pub async fn next_table(
                 if let Some(notice) = notice(&tournament, answer) {
                     break ServerMsg::NextTable(Box::new(notice));
                 }
+                // A wait normally ends after the long poll's time; one that ends at once
+                // (its runner just went) must not make this a busy loop.
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
             Err(e) => {
                 let code = if e.code.status() >= 500 {
